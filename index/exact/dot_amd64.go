@@ -1,0 +1,12 @@
+//go:build amd64 && !purego
+
+package exact
+
+import "golang.org/x/sys/cpu"
+
+var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// dotAsm is implemented in dot_amd64.s. n must be at least 1.
+//
+//go:noescape
+func dotAsm(a, b *float32, n int) float32

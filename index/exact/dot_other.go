@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package exact
+
+const useAsm = false
+
+func dotAsm(a, b *float32, n int) float32 { panic("unreachable") }

@@ -1,0 +1,273 @@
+// Package exact is memgate's in-memory exact vector index: a brute-force scan
+// of one user's vectors, with the user scope and the optional workspace,
+// project and domain filters applied inside the scan, so a search never
+// returns another user's memory and never loses in-scope results to
+// post-filtering.
+//
+// Vectors of one user are kept in one contiguous slab and scored with an
+// unrolled dot-product kernel. Exact search is the right choice up to tens of
+// thousands of memories per user; a filtered ANN index can replace it behind
+// the same interface for larger tenants.
+package exact
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
+)
+
+// Index is an exact vector index partitioned by user. It is safe for
+// concurrent use.
+type Index struct {
+	dim   int
+	mu    sync.RWMutex
+	users map[string]*shard
+	n     int
+}
+
+// New returns an empty index for vectors of dimension dim.
+func New(dim int) *Index {
+	return &Index{dim: dim, users: make(map[string]*shard)}
+}
+
+// Dim is the vector dimension the index accepts.
+func (x *Index) Dim() int { return x.dim }
+
+// Len is the number of vectors in the index.
+func (x *Index) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.n
+}
+
+// shard holds one user's vectors. Scope labels are interned to small
+// integers so filters compare numbers, not strings; 0 means unscoped.
+type shard struct {
+	ids    []string
+	vecs   []float32 // len(ids)*dim
+	scopes [][3]uint32
+	pos    map[string]int
+	labels map[string]uint32
+}
+
+func (s *shard) intern(label string) uint32 {
+	if label == "" {
+		return 0
+	}
+	if c, ok := s.labels[label]; ok {
+		return c
+	}
+	c := uint32(len(s.labels) + 1)
+	s.labels[label] = c
+	return c
+}
+
+// lookup returns the code of a filter label: 0 for no filter, and a code
+// that no row has when the label was never seen (so only unscoped rows match).
+func (s *shard) lookup(label string) uint32 {
+	if label == "" {
+		return 0
+	}
+	if c, ok := s.labels[label]; ok {
+		return c
+	}
+	return ^uint32(0)
+}
+
+// Upsert adds entries, replacing any with the same id and user. Every vector
+// must have the index's dimension; on error nothing is changed.
+func (x *Index) Upsert(entries ...retrieve.Entry) error {
+	for _, e := range entries {
+		if len(e.Vector) != x.dim {
+			return fmt.Errorf("exact index: memory %s: vector has dimension %d, index has %d", e.ID, len(e.Vector), x.dim)
+		}
+		if e.UserID == "" {
+			return fmt.Errorf("exact index: memory %s has no userId", e.ID)
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, e := range entries {
+		s := x.users[e.UserID]
+		if s == nil {
+			s = &shard{pos: make(map[string]int), labels: make(map[string]uint32)}
+			x.users[e.UserID] = s
+		}
+		sc := [3]uint32{s.intern(e.WorkspaceID), s.intern(e.ProjectID), s.intern(e.Domain)}
+		if i, ok := s.pos[e.ID]; ok {
+			copy(s.vecs[i*x.dim:], e.Vector)
+			s.scopes[i] = sc
+			continue
+		}
+		s.pos[e.ID] = len(s.ids)
+		s.ids = append(s.ids, e.ID)
+		s.vecs = append(s.vecs, e.Vector...)
+		s.scopes = append(s.scopes, sc)
+		x.n++
+	}
+	return nil
+}
+
+// Remove deletes the given ids of one user; unknown ids are ignored.
+func (x *Index) Remove(userID string, ids ...string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s := x.users[userID]
+	if s == nil {
+		return
+	}
+	for _, id := range ids {
+		i, ok := s.pos[id]
+		if !ok {
+			continue
+		}
+		last := len(s.ids) - 1
+		if i != last { // move the last row into the hole
+			s.ids[i] = s.ids[last]
+			copy(s.vecs[i*x.dim:(i+1)*x.dim], s.vecs[last*x.dim:])
+			s.scopes[i] = s.scopes[last]
+			s.pos[s.ids[i]] = i
+		}
+		s.ids = s.ids[:last]
+		s.vecs = s.vecs[:last*x.dim]
+		s.scopes = s.scopes[:last]
+		delete(s.pos, id)
+		x.n--
+	}
+	if len(s.ids) == 0 {
+		delete(x.users, userID)
+	}
+}
+
+// Similarity returns the cosine similarity between q and one stored memory,
+// and false if the memory is not in the index.
+func (x *Index) Similarity(userID, id string, q []float32) (float64, bool) {
+	if len(q) != x.dim {
+		return 0, false
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	s := x.users[userID]
+	if s == nil {
+		return 0, false
+	}
+	i, ok := s.pos[id]
+	if !ok {
+		return 0, false
+	}
+	return float64(Dot(q, s.vecs[i*x.dim:(i+1)*x.dim])), true
+}
+
+// Search returns the k vectors of f.UserID most similar to q that fall inside
+// f's scope, best first. q must be unit length for scores to be cosines.
+func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int) ([]retrieve.Hit, error) {
+	if f.UserID == "" {
+		return nil, fmt.Errorf("exact index: search needs a userId")
+	}
+	if len(q) != x.dim {
+		return nil, fmt.Errorf("exact index: query vector has dimension %d, index has %d", len(q), x.dim)
+	}
+	if k <= 0 {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	s := x.users[f.UserID]
+	if s == nil {
+		return nil, nil
+	}
+	top := topK{k: k}
+	want := [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
+	filtered := want != [3]uint32{}
+	dim := x.dim
+	for i := range s.ids {
+		if filtered && !inScope(s.scopes[i], want) {
+			continue
+		}
+		top.offer(Dot(q, s.vecs[i*dim:(i+1)*dim:(i+1)*dim]), int32(i))
+	}
+	hits := make([]retrieve.Hit, len(top.items))
+	for i, it := range top.items {
+		hits[i] = retrieve.Hit{ID: s.ids[it.row], Score: float64(it.score)}
+	}
+	slices.SortFunc(hits, func(a, b retrieve.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return hits, nil
+}
+
+// inScope applies the rule that an unscoped row (0) matches any filter value
+// and an unset filter (0) matches any row.
+func inScope(row, want [3]uint32) bool {
+	for a := range 3 {
+		if want[a] != 0 && row[a] != 0 && row[a] != want[a] {
+			return false
+		}
+	}
+	return true
+}
+
+// topK keeps the k best scores seen in a min-heap.
+type topK struct {
+	k     int
+	items []scored
+}
+
+type scored struct {
+	score float32
+	row   int32
+}
+
+func (t *topK) offer(score float32, row int32) {
+	if len(t.items) < t.k {
+		t.items = append(t.items, scored{score, row})
+		t.up(len(t.items) - 1)
+		return
+	}
+	if score <= t.items[0].score {
+		return
+	}
+	t.items[0] = scored{score, row}
+	t.down(0)
+}
+
+func (t *topK) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if t.items[p].score <= t.items[i].score {
+			return
+		}
+		t.items[p], t.items[i] = t.items[i], t.items[p]
+		i = p
+	}
+}
+
+func (t *topK) down(i int) {
+	n := len(t.items)
+	for {
+		l, small := 2*i+1, i
+		if l < n && t.items[l].score < t.items[small].score {
+			small = l
+		}
+		if r := l + 1; r < n && t.items[r].score < t.items[small].score {
+			small = r
+		}
+		if small == i {
+			return
+		}
+		t.items[i], t.items[small] = t.items[small], t.items[i]
+		i = small
+	}
+}
+

@@ -1,0 +1,229 @@
+package exact
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
+)
+
+func randVec(r *rand.Rand, dim int) []float32 {
+	v := make([]float32, dim)
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+	}
+	embed.Normalize(v)
+	return v
+}
+
+// bruteForce is the reference: score every in-scope entry and sort.
+func bruteForce(entries []retrieve.Entry, f memory.Filter, q []float32, k int) []string {
+	type s struct {
+		id    string
+		score float32
+	}
+	var all []s
+	for _, e := range entries {
+		m := memory.Memory{UserID: e.UserID, WorkspaceID: e.WorkspaceID, ProjectID: e.ProjectID, Domain: e.Domain}
+		if f.Matches(&m) {
+			all = append(all, s{e.ID, Dot(q, e.Vector)})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].score != all[j].score {
+			return all[i].score > all[j].score
+		}
+		return all[i].id < all[j].id
+	})
+	var ids []string
+	for i := 0; i < len(all) && i < k; i++ {
+		ids = append(ids, all[i].id)
+	}
+	return ids
+}
+
+func TestSearchMatchesBruteForceWithScopes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const dim = 16
+	projects := []string{"", "p1", "p2", "p3"}
+	domains := []string{"", "work", "health"}
+	var entries []retrieve.Entry
+	for i := range 600 {
+		entries = append(entries, retrieve.Entry{
+			ID: fmt.Sprintf("m%03d", i), UserID: []string{"u1", "u2", "u3"}[i%3],
+			ProjectID: projects[r.IntN(len(projects))], Domain: domains[r.IntN(len(domains))],
+			Vector: randVec(r, dim),
+		})
+	}
+	x := New(dim)
+	if err := x.Upsert(entries...); err != nil {
+		t.Fatal(err)
+	}
+	// Remove some, to exercise the swap-delete bookkeeping.
+	var kept []retrieve.Entry
+	for i, e := range entries {
+		if i%7 == 0 {
+			x.Remove(e.UserID, e.ID)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	if x.Len() != len(kept) {
+		t.Fatalf("Len %d, want %d", x.Len(), len(kept))
+	}
+	filters := []memory.Filter{
+		{UserID: "u1"}, {UserID: "u2", ProjectID: "p1"}, {UserID: "u3", Domain: "health"},
+		{UserID: "u1", ProjectID: "p2", Domain: "work"}, {UserID: "u1", ProjectID: "never-seen"},
+		{UserID: "nobody"},
+	}
+	for _, f := range filters {
+		for _, k := range []int{1, 5, 50, 1000} {
+			q := randVec(r, dim)
+			hits, err := x.Search(context.Background(), f, q, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range hits {
+				got = append(got, h.ID)
+			}
+			if want := bruteForce(kept, f, q, k); !slices.Equal(got, want) {
+				t.Fatalf("filter %+v k=%d:\n got %v\nwant %v", f, k, got, want)
+			}
+		}
+	}
+}
+
+// The user scope is enforced inside the search: even when another user's
+// vectors are far closer to the query, a search returns the full k of its own
+// user's memories.
+func TestUserScopeIsNotPostFiltered(t *testing.T) {
+	x := New(2)
+	q := []float32{1, 0}
+	var es []retrieve.Entry
+	for i := range 100 {
+		es = append(es, retrieve.Entry{ID: fmt.Sprintf("other%d", i), UserID: "mallory", Vector: []float32{1, 0}})
+	}
+	for i := range 10 {
+		es = append(es, retrieve.Entry{ID: fmt.Sprintf("mine%d", i), UserID: "alice", Vector: []float32{0, 1}})
+	}
+	if err := x.Upsert(es...); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := x.Search(context.Background(), memory.Filter{UserID: "alice"}, q, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 10 {
+		t.Fatalf("got %d hits, want all 10 of alice's", len(hits))
+	}
+	for _, h := range hits {
+		if h.ID[:4] != "mine" {
+			t.Fatalf("alice's search returned %s", h.ID)
+		}
+	}
+}
+
+func TestUpsertReplacesAndValidates(t *testing.T) {
+	x := New(2)
+	if err := x.Upsert(retrieve.Entry{ID: "a", UserID: "u", Vector: []float32{1, 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Upsert(retrieve.Entry{ID: "a", UserID: "u", Vector: []float32{0, 1}, ProjectID: "p"}); err != nil {
+		t.Fatal(err)
+	}
+	if x.Len() != 1 {
+		t.Fatalf("Len %d after replace", x.Len())
+	}
+	if s, ok := x.Similarity("u", "a", []float32{0, 1}); !ok || s != 1 {
+		t.Fatalf("Similarity = %v %v", s, ok)
+	}
+	if err := x.Upsert(retrieve.Entry{ID: "b", UserID: "u", Vector: []float32{1}}); err == nil {
+		t.Fatal("wrong dimension accepted")
+	}
+	if err := x.Upsert(retrieve.Entry{ID: "b", Vector: []float32{1, 0}}); err == nil {
+		t.Fatal("entry without user accepted")
+	}
+	if _, err := x.Search(context.Background(), memory.Filter{}, []float32{1, 0}, 1); err == nil {
+		t.Fatal("search without user accepted")
+	}
+	if _, err := x.Search(context.Background(), memory.Filter{UserID: "u"}, []float32{1}, 1); err == nil {
+		t.Fatal("query of wrong dimension accepted")
+	}
+}
+
+func TestDot(t *testing.T) {
+	for n := range 20 {
+		a, b := make([]float32, n), make([]float32, n)
+		var want float32
+		for i := range n {
+			a[i], b[i] = float32(i+1), float32(2*i-3)
+			want += a[i] * b[i]
+		}
+		if got := Dot(a, b); got != want {
+			t.Fatalf("n=%d: Dot = %v, want %v", n, got, want)
+		}
+	}
+}
+
+// BenchmarkSearch20k measures one user's exact search over 20,000 builtin-
+// dimension vectors with k=50, the target workload.
+func BenchmarkSearch20k(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	dim := embed.BuiltinDim
+	x := New(dim)
+	es := make([]retrieve.Entry, 20000)
+	for i := range es {
+		es[i] = retrieve.Entry{ID: fmt.Sprintf("m%d", i), UserID: "u1", ProjectID: fmt.Sprintf("p%d", i%5), Vector: randVec(r, dim)}
+	}
+	if err := x.Upsert(es...); err != nil {
+		b.Fatal(err)
+	}
+	q := randVec(r, dim)
+	for _, tc := range []struct {
+		name string
+		f    memory.Filter
+	}{{"user", memory.Filter{UserID: "u1"}}, {"user+project", memory.Filter{UserID: "u1", ProjectID: "p2"}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := x.Search(context.Background(), tc.f, q, 50); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDot256(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	p, q := randVec(r, 256), randVec(r, 256)
+	for b.Loop() {
+		Dot(p, q)
+	}
+}
+
+func TestDotKernelsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 1; n < 300; n++ {
+		a, b := randVec(r, n), randVec(r, n)
+		got, want := Dot(a, b), dotGeneric(a, b)
+		if d := got - want; d > 1e-5 || d < -1e-5 {
+			t.Fatalf("n=%d: Dot %v, generic %v", n, got, want)
+		}
+	}
+}
+
+func BenchmarkDot256Generic(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	p, q := randVec(r, 256), randVec(r, 256)
+	for b.Loop() {
+		dotGeneric(p, q)
+	}
+}
