@@ -270,4 +270,3 @@ func (t *topK) down(i int) {
 		i = small
 	}
 }
-
