@@ -1,0 +1,1033 @@
+// Package sqlite is memgate's embedded system of record: one SQLite file, in
+// WAL mode, written through a pure-Go driver (no cgo). Every write is one
+// transaction with synchronous=FULL, so an acknowledged write survives a
+// process crash or power loss and a crash mid-write leaves the file as it was
+// before that write. Forgotten text is overwritten on disk (secure_delete) and
+// purged from the full-text index.
+//
+// Lineage and supersession are stored as relations, not JSON arrays, so that
+// descendants and successors of a memory can be found with one query.
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
+)
+
+// ErrNotFound is returned (wrapped) when a memory id is not in the store.
+var ErrNotFound = errors.New("memory not found")
+
+// Store is a memgate store in one SQLite file. It is safe for concurrent use,
+// also by several processes.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens the store at path, creating it if it does not exist and
+// upgrading its schema if it is older than this build. A file that is not a
+// SQLite database, is another program's database, or was written by a newer
+// memgate is refused with an error saying so.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("open store: empty path")
+	}
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("open store %s: path must not contain '?' or '#'", path)
+	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	dsn := "file:" + path + "?_txlock=immediate" +
+		"&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(FULL)&_pragma=secure_delete(1)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	s := &Store{db: db, path: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, describe(err))
+	}
+	return s, nil
+}
+
+// checkHeader refuses a non-empty file that is not SQLite before the driver
+// sees it, since drivers report that only on first use and vaguely.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, err := io.ReadFull(f, head)
+	if n == 0 && (err == io.EOF || err == nil) {
+		return nil // an empty file becomes a new store
+	}
+	if n < 16 || !bytes.Equal(head, []byte("SQLite format 3\x00")) {
+		return fmt.Errorf("open store %s: not a memgate store (the file is not a SQLite database)", path)
+	}
+	return nil
+}
+
+// describe turns SQLite's corruption codes into a sentence a user can act on.
+func describe(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_NOTADB:
+			return fmt.Errorf("not a memgate store (the file is not a SQLite database): %w", err)
+		case sqlite3.SQLITE_CORRUPT:
+			return fmt.Errorf("the database file is corrupt; restore it from a backup or export what `memgate export` can still read: %w", err)
+		}
+	}
+	return err
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var appID, version, objects int
+	if err := conn.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return err
+	}
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {
+		return err
+	}
+	switch {
+	case appID == 0 && objects > 0:
+		return errors.New("not a memgate store (a SQLite database of another program)")
+	case appID != 0 && appID != applicationID:
+		return fmt.Errorf("not a memgate store (SQLite application id %#x)", appID)
+	case version > len(migrations):
+		return fmt.Errorf("store schema v%d was written by a newer memgate; this build reads up to v%d", version, len(migrations))
+	}
+	for v := version; v < len(migrations); v++ {
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate schema to v%d: %w", v+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, v+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrate schema to v%d: %w", v+1, err)
+		}
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the store's file.
+func (s *Store) Path() string { return s.path }
+
+// SchemaVersion is the schema version of the open store.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// Identity returns the embedder identity recorded in the store, and false if
+// none is recorded yet (a new store).
+func (s *Store) Identity(ctx context.Context) (embed.Identity, bool, error) {
+	var name, dim string
+	err := s.db.QueryRowContext(ctx, `SELECT
+		(SELECT value FROM meta WHERE key = 'embedder_name'),
+		(SELECT value FROM meta WHERE key = 'embedder_dim')`).Scan(&sqlNullString{&name}, &sqlNullString{&dim})
+	if err != nil {
+		return embed.Identity{}, false, fmt.Errorf("read embedder identity: %w", describe(err))
+	}
+	if name == "" {
+		return embed.Identity{}, false, nil
+	}
+	d, err := strconv.Atoi(dim)
+	if err != nil || d <= 0 {
+		return embed.Identity{}, false, fmt.Errorf("read embedder identity: corrupt dimension %q", dim)
+	}
+	return embed.Identity{Name: name, Dim: d}, true, nil
+}
+
+// SetIdentity records the embedder identity of a store that has none. It
+// fails if a different identity is already recorded; Reembed changes it.
+func (s *Store) SetIdentity(ctx context.Context, id embed.Identity) error {
+	return s.write(ctx, "record embedder identity", func(tx *sql.Tx) error {
+		return setIdentity(ctx, tx, id, false)
+	})
+}
+
+func setIdentity(ctx context.Context, tx *sql.Tx, id embed.Identity, replace bool) error {
+	if !replace {
+		var have string
+		err := tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'embedder_name'").Scan(&have)
+		if err == nil {
+			var dim int
+			_ = tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'embedder_dim'").Scan(&dim)
+			if have == id.Name && dim == id.Dim {
+				return nil
+			}
+			return fmt.Errorf("store already records embedder %s", embed.Identity{Name: have, Dim: dim})
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES ('embedder_name', ?), ('embedder_dim', ?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, id.Name, strconv.Itoa(id.Dim))
+	return err
+}
+
+// write runs fn in one immediate transaction and commits it.
+func (s *Store) write(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, describe(err))
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return fmt.Errorf("%s: %w", what, describe(err))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("%s: commit: %w", what, describe(err))
+	}
+	return nil
+}
+
+// OnConflict says what Insert does with an id that is already stored.
+type OnConflict int
+
+const (
+	// ConflictError fails the whole insert.
+	ConflictError OnConflict = iota
+	// ConflictSkip leaves the stored memory as it is and inserts the rest.
+	ConflictSkip
+)
+
+// Insert stores memories in one transaction: all of them or, on any error,
+// none. Each must be valid, have an id, a creation time and an embedding of
+// the store's dimension. Lineage and supersession references must name
+// memories that are stored, forgotten (tombstoned) or in the same batch; a
+// memory may only supersede memories of its own user. The ids of forgotten
+// memories are never reused. It returns how many memories were inserted.
+func (s *Store) Insert(ctx context.Context, ms []memory.Memory, onConflict OnConflict) (int, error) {
+	inserted := 0
+	err := s.write(ctx, "insert memories", func(tx *sql.Tx) error {
+		n, err := insertTx(ctx, tx, ms, onConflict)
+		inserted = n
+		return err
+	})
+	return inserted, err
+}
+
+// ItemError is a problem with one memory of a batch.
+type ItemError struct {
+	Index int    // position in the batch
+	ID    string // the memory's id
+	Err   error
+}
+
+func (e *ItemError) Error() string { return fmt.Sprintf("memory %d (%s): %v", e.Index, e.ID, e.Err) }
+func (e *ItemError) Unwrap() error { return e.Err }
+
+func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict OnConflict) (int, error) {
+	batch := make(map[string]int, len(ms))
+	for i := range ms {
+		m := &ms[i]
+		if m.ID == "" || m.CreatedAt.IsZero() || len(m.Embedding) == 0 {
+			return 0, &ItemError{i, m.ID, errors.New("id, createdAt and embedding must be set before insert")}
+		}
+		if err := m.Validate(); err != nil {
+			return 0, &ItemError{i, m.ID, err}
+		}
+		if j, dup := batch[m.ID]; dup {
+			return 0, &ItemError{i, m.ID, fmt.Errorf("id: repeats memory %d of the batch", j)}
+		}
+		batch[m.ID] = i
+	}
+	owner, err := tx.PrepareContext(ctx, `SELECT user_id, 0 FROM memories WHERE id = ?1
+		UNION ALL SELECT user_id, 1 FROM tombstones WHERE id = ?1 LIMIT 1`)
+	if err != nil {
+		return 0, err
+	}
+	defer owner.Close()
+	// lookup says whose memory id is, and whether it was forgotten.
+	lookup := func(id string) (user string, forgotten, found bool, err error) {
+		err = owner.QueryRowContext(ctx, id).Scan(&user, &forgotten)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", false, false, nil
+		}
+		return user, forgotten, err == nil, err
+	}
+
+	skip := make([]bool, len(ms))
+	for i := range ms {
+		m := &ms[i]
+		_, forgotten, found, err := lookup(m.ID)
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case found && forgotten:
+			return 0, &ItemError{i, m.ID, errors.New("id: belongs to a forgotten memory; ids are never reused")}
+		case found && onConflict == ConflictSkip:
+			skip[i] = true
+		case found:
+			return 0, &ItemError{i, m.ID, errors.New("id: already exists")}
+		}
+	}
+	for i := range ms {
+		m := &ms[i]
+		if skip[i] {
+			continue
+		}
+		check := func(field string, refs []string, sameUser bool) error {
+			for j, ref := range refs {
+				if k, ok := batch[ref]; ok {
+					if sameUser && ms[k].UserID != m.UserID {
+						return fmt.Errorf("%s[%d]: %s belongs to another user", field, j, ref)
+					}
+					continue
+				}
+				user, _, found, err := lookup(ref)
+				if err != nil {
+					return err
+				}
+				if !found {
+					return fmt.Errorf("%s[%d]: unknown memory id %q", field, j, ref)
+				}
+				if sameUser && user != m.UserID {
+					return fmt.Errorf("%s[%d]: %s belongs to another user", field, j, ref)
+				}
+			}
+			return nil
+		}
+		if err := check("lineageRefs", m.LineageRefs, false); err != nil {
+			return 0, &ItemError{i, m.ID, err}
+		}
+		if err := check("supersedes", m.Supersedes, true); err != nil {
+			return 0, &ItemError{i, m.ID, err}
+		}
+	}
+
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO memories(id, user_id, workspace_id, project_id, domain, text,
+		source_authority, kind, classification, created_at, expires_at, revoked, revoked_at, revoked_reason,
+		audience, embedding, user_token) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return 0, err
+	}
+	defer ins.Close()
+	lin, err := tx.PrepareContext(ctx, "INSERT INTO lineage(memory_id, source_id) VALUES (?, ?)")
+	if err != nil {
+		return 0, err
+	}
+	defer lin.Close()
+	sup, err := tx.PrepareContext(ctx, "INSERT INTO supersessions(memory_id, superseded_id) VALUES (?, ?)")
+	if err != nil {
+		return 0, err
+	}
+	defer sup.Close()
+	n := 0
+	for i := range ms {
+		if skip[i] {
+			continue
+		}
+		m := &ms[i]
+		var audience any
+		if len(m.Audience) > 0 {
+			b, _ := json.Marshal(m.Audience)
+			audience = string(b)
+		}
+		if _, err := ins.ExecContext(ctx, m.ID, m.UserID, nullStr(m.WorkspaceID), nullStr(m.ProjectID), nullStr(m.Domain),
+			m.Text, nullStr(string(m.SourceAuthority)), nullStr(string(m.Kind)), nullStr(string(m.Classification)),
+			m.CreatedAt.UnixNano(), nullTime(m.ExpiresAt), m.Revoked, nullTime(m.RevokedAt), nullStr(m.RevokedReason),
+			audience, encodeVector(m.Embedding), UserToken(m.UserID)); err != nil {
+			return 0, &ItemError{i, m.ID, err}
+		}
+		for _, ref := range m.LineageRefs {
+			if _, err := lin.ExecContext(ctx, m.ID, ref); err != nil {
+				return 0, &ItemError{i, m.ID, err}
+			}
+		}
+		for _, ref := range m.Supersedes {
+			if _, err := sup.ExecContext(ctx, m.ID, ref); err != nil {
+				return 0, &ItemError{i, m.ID, err}
+			}
+		}
+		n++
+	}
+	return n, nil
+}
+
+// UserToken is the opaque full-text token that stands for a user's scope.
+// It has only letters and digits so that every tokenizer keeps it whole.
+func UserToken(userID string) string {
+	h := fnv.New128a()
+	h.Write([]byte(userID))
+	return "u" + hex.EncodeToString(h.Sum(nil))
+}
+
+const memoryColumns = `seq, id, user_id, workspace_id, project_id, domain, text, source_authority, kind, classification,
+	created_at, expires_at, revoked, revoked_at, revoked_reason, audience`
+
+type scanner interface{ Scan(...any) error }
+
+func scanMemory(sc scanner, withVector bool) (memory.Memory, int64, error) {
+	var (
+		m                                     memory.Memory
+		seq, created                          int64
+		ws, proj, dom, auth, kind, class, rsn sql.NullString
+		aud                                   sql.NullString
+		expires, revokedAt                    sql.NullInt64
+		vec                                   []byte
+	)
+	dest := []any{&seq, &m.ID, &m.UserID, &ws, &proj, &dom, &m.Text, &auth, &kind, &class,
+		&created, &expires, &m.Revoked, &revokedAt, &rsn, &aud}
+	if withVector {
+		dest = append(dest, &vec)
+	}
+	if err := sc.Scan(dest...); err != nil {
+		return m, 0, err
+	}
+	m.WorkspaceID, m.ProjectID, m.Domain = ws.String, proj.String, dom.String
+	m.SourceAuthority, m.Kind, m.Classification = memory.Authority(auth.String), memory.Kind(kind.String), memory.Classification(class.String)
+	m.CreatedAt = time.Unix(0, created).UTC()
+	if expires.Valid {
+		m.ExpiresAt = time.Unix(0, expires.Int64).UTC()
+	}
+	if revokedAt.Valid {
+		m.RevokedAt = time.Unix(0, revokedAt.Int64).UTC()
+	}
+	m.RevokedReason = rsn.String
+	if aud.Valid {
+		if err := json.Unmarshal([]byte(aud.String), &m.Audience); err != nil {
+			return m, 0, fmt.Errorf("memory %s: corrupt audience: %w", m.ID, err)
+		}
+	}
+	if withVector {
+		v, err := decodeVector(vec)
+		if err != nil {
+			return m, 0, fmt.Errorf("memory %s: %w", m.ID, err)
+		}
+		m.Embedding = v
+	}
+	return m, seq, nil
+}
+
+// Get returns the memories with the given ids, in the order asked, with
+// their lineage, supersedes and supersededBy relations. Ids that are not
+// stored are left out; use GetOne to treat a missing id as an error.
+func (s *Store) Get(ctx context.Context, ids []string, withVectors bool) ([]memory.Memory, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, _ := json.Marshal(ids)
+	cols := memoryColumns
+	if withVectors {
+		cols += ", embedding"
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT "+cols+" FROM memories WHERE id IN (SELECT value FROM json_each(?))", string(list))
+	if err != nil {
+		return nil, fmt.Errorf("get memories: %w", describe(err))
+	}
+	byID := make(map[string]*memory.Memory, len(ids))
+	var found []memory.Memory
+	for rows.Next() {
+		m, _, err := scanMemory(rows, withVectors)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("get memories: %w", err)
+		}
+		found = append(found, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("get memories: %w", describe(err))
+	}
+	for i := range found {
+		byID[found[i].ID] = &found[i]
+	}
+	if err := s.loadRelations(ctx, string(list), byID); err != nil {
+		return nil, err
+	}
+	out := make([]memory.Memory, 0, len(found))
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if m, ok := byID[id]; ok && !seen[id] {
+			seen[id] = true
+			out = append(out, *m)
+		}
+	}
+	return out, nil
+}
+
+// GetOne returns one memory, or an error wrapping ErrNotFound (or saying it
+// was forgotten).
+func (s *Store) GetOne(ctx context.Context, id string, withVector bool) (memory.Memory, error) {
+	ms, err := s.Get(ctx, []string{id}, withVector)
+	if err != nil {
+		return memory.Memory{}, err
+	}
+	if len(ms) == 0 {
+		if t, ok, err := s.Tombstone(ctx, id); err == nil && ok {
+			return memory.Memory{}, fmt.Errorf("memory %s: %w (forgotten at %s)", id, ErrNotFound, t.ForgottenAt.Format(time.RFC3339))
+		}
+		return memory.Memory{}, fmt.Errorf("memory %s: %w", id, ErrNotFound)
+	}
+	return ms[0], nil
+}
+
+// loadRelations fills LineageRefs, Supersedes and SupersededBy of the
+// memories in byID; idList is their ids as a JSON array.
+func (s *Store) loadRelations(ctx context.Context, idList string, byID map[string]*memory.Memory) error {
+	queries := []struct {
+		sql string
+		set func(m *memory.Memory, ref string)
+	}{
+		{"SELECT memory_id, source_id FROM lineage WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, source_id",
+			func(m *memory.Memory, ref string) { m.LineageRefs = append(m.LineageRefs, ref) }},
+		{"SELECT memory_id, superseded_id FROM supersessions WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, superseded_id",
+			func(m *memory.Memory, ref string) { m.Supersedes = append(m.Supersedes, ref) }},
+		{"SELECT superseded_id, memory_id FROM supersessions WHERE superseded_id IN (SELECT value FROM json_each(?)) ORDER BY superseded_id, memory_id",
+			func(m *memory.Memory, ref string) { m.SupersededBy = append(m.SupersededBy, ref) }},
+	}
+	for _, q := range queries {
+		rows, err := s.db.QueryContext(ctx, q.sql, idList)
+		if err != nil {
+			return fmt.Errorf("load relations: %w", describe(err))
+		}
+		for rows.Next() {
+			var id, ref string
+			if err := rows.Scan(&id, &ref); err != nil {
+				rows.Close()
+				return fmt.Errorf("load relations: %w", err)
+			}
+			if m, ok := byID[id]; ok {
+				q.set(m, ref)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("load relations: %w", describe(err))
+		}
+	}
+	return nil
+}
+
+// ListQuery selects memories for List.
+type ListQuery struct {
+	Filter memory.Filter // UserID empty lists every user
+	// IncludeRevoked also lists revoked memories.
+	IncludeRevoked bool
+	// After continues a listing after the memory with this cursor (from
+	// the previous page's last Cursor); 0 starts at the beginning.
+	After int64
+	// Limit bounds the page; 0 means no limit.
+	Limit int
+	// WithVectors also loads embeddings.
+	WithVectors bool
+}
+
+// Page is one page of a listing.
+type Page struct {
+	Memories []memory.Memory
+	// Next is the cursor for the following page, 0 when there is none.
+	Next int64
+}
+
+// List returns memories in insertion order, one page at a time.
+func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
+	var where []string
+	var args []any
+	where = append(where, "seq > ?")
+	args = append(args, q.After)
+	if q.Filter.UserID != "" {
+		where, args = append(where, "user_id = ?"), append(args, q.Filter.UserID)
+	}
+	for _, ax := range []struct{ col, v string }{{"workspace_id", q.Filter.WorkspaceID}, {"project_id", q.Filter.ProjectID}, {"domain", q.Filter.Domain}} {
+		if ax.v != "" {
+			where = append(where, "("+ax.col+" IS NULL OR "+ax.col+" = ?)")
+			args = append(args, ax.v)
+		}
+	}
+	if !q.IncludeRevoked {
+		where = append(where, "revoked = 0")
+	}
+	cols := memoryColumns
+	if q.WithVectors {
+		cols += ", embedding"
+	}
+	stmt := "SELECT " + cols + " FROM memories WHERE " + strings.Join(where, " AND ") + " ORDER BY seq"
+	if q.Limit > 0 {
+		stmt += " LIMIT " + strconv.Itoa(q.Limit+1)
+	}
+	rows, err := s.db.QueryContext(ctx, stmt, args...)
+	if err != nil {
+		return Page{}, fmt.Errorf("list memories: %w", describe(err))
+	}
+	var ms []memory.Memory
+	var seqs []int64
+	for rows.Next() {
+		m, seq, err := scanMemory(rows, q.WithVectors)
+		if err != nil {
+			rows.Close()
+			return Page{}, fmt.Errorf("list memories: %w", err)
+		}
+		ms, seqs = append(ms, m), append(seqs, seq)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return Page{}, fmt.Errorf("list memories: %w", describe(err))
+	}
+	var p Page
+	if q.Limit > 0 && len(ms) > q.Limit {
+		ms = ms[:q.Limit]
+		p.Next = seqs[q.Limit-1]
+	}
+	if len(ms) > 0 {
+		byID := make(map[string]*memory.Memory, len(ms))
+		ids := make([]string, len(ms))
+		for i := range ms {
+			byID[ms[i].ID], ids[i] = &ms[i], ms[i].ID
+		}
+		list, _ := json.Marshal(ids)
+		if err := s.loadRelations(ctx, string(list), byID); err != nil {
+			return Page{}, err
+		}
+	}
+	p.Memories = ms
+	return p, nil
+}
+
+// MaxQueryTerms bounds the words of a lexical query, keeping one long query
+// from turning into an expensive full-text expression.
+const MaxQueryTerms = 32
+
+// Lexical returns up to k non-revoked memories in f's scope that match words
+// of query, best BM25 score first (scores are positive; higher is better).
+// The user scope is part of the full-text match, and the scope filters are
+// applied before the limit, so the k results are the best in scope.
+func (s *Store) Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error) {
+	if f.UserID == "" {
+		return nil, errors.New("lexical search: a userId is required")
+	}
+	expr := matchExpr(query)
+	if expr == "" || k <= 0 {
+		return nil, nil
+	}
+	args := []any{"user_token : " + UserToken(f.UserID) + " AND text : (" + expr + ")", f.UserID}
+	stmt := `SELECT m.id, -bm25(memories_fts, 1.0, 0.0) FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
+		WHERE memories_fts MATCH ? AND m.user_id = ? AND m.revoked = 0`
+	for _, ax := range []struct{ col, v string }{{"workspace_id", f.WorkspaceID}, {"project_id", f.ProjectID}, {"domain", f.Domain}} {
+		if ax.v != "" {
+			stmt += " AND (m." + ax.col + " IS NULL OR m." + ax.col + " = ?)"
+			args = append(args, ax.v)
+		}
+	}
+	stmt += " ORDER BY 2 DESC, m.id LIMIT ?"
+	args = append(args, k)
+	rows, err := s.db.QueryContext(ctx, stmt, args...)
+	if err != nil {
+		return nil, fmt.Errorf("lexical search: %w", describe(err))
+	}
+	defer rows.Close()
+	var hits []retrieve.Hit
+	for rows.Next() {
+		var h retrieve.Hit
+		if err := rows.Scan(&h.ID, &h.Score); err != nil {
+			return nil, fmt.Errorf("lexical search: %w", err)
+		}
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("lexical search: %w", describe(err))
+	}
+	return hits, nil
+}
+
+// matchExpr turns free text into an FTS5 expression: the query's distinct
+// words, each quoted (so no word is read as an operator), joined by OR.
+func matchExpr(query string) string {
+	var terms []string
+	seen := map[string]bool{}
+	for tok := range embed.Tokens(query) {
+		if seen[tok] {
+			continue
+		}
+		seen[tok] = true
+		terms = append(terms, `"`+strings.ReplaceAll(tok, `"`, `""`)+`"`)
+		if len(terms) == MaxQueryTerms {
+			break
+		}
+	}
+	return strings.Join(terms, " OR ")
+}
+
+// Revoke marks a memory revoked at the given time with a reason and returns
+// the updated memory. Revoking a revoked memory keeps the first revocation.
+func (s *Store) Revoke(ctx context.Context, id, reason string, at time.Time) (memory.Memory, error) {
+	err := s.write(ctx, "revoke "+id, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE memories SET revoked = 1, revoked_at = ?, revoked_reason = ?
+			WHERE id = ? AND revoked = 0`, at.UnixNano(), nullStr(reason), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var exists int
+			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM memories WHERE id = ?", id).Scan(&exists); err != nil {
+				return err
+			}
+			if exists == 0 {
+				return ErrNotFound
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return memory.Memory{}, err
+	}
+	return s.GetOne(ctx, id, false)
+}
+
+// Forget deletes a memory's text, metadata and vector for good, removes it
+// from the full-text index, and leaves a tombstone. Lineage rows naming it as
+// a source stay, so its descendants remain traceable.
+func (s *Store) Forget(ctx context.Context, id, reason string, at time.Time) (memory.Tombstone, error) {
+	t := memory.Tombstone{ID: id, ForgottenAt: at.UTC(), Reason: reason}
+	err := s.write(ctx, "forget "+id, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, "SELECT user_id FROM memories WHERE id = ?", id).Scan(&t.UserID); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNotFound
+			}
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM memories WHERE id = ?", id); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO tombstones(id, user_id, forgotten_at, reason) VALUES (?, ?, ?, ?)",
+			id, t.UserID, at.UnixNano(), nullStr(reason))
+		return err
+	})
+	return t, err
+}
+
+// Tombstone returns the tombstone of a forgotten memory, and false if id was
+// never forgotten.
+func (s *Store) Tombstone(ctx context.Context, id string) (memory.Tombstone, bool, error) {
+	t := memory.Tombstone{ID: id}
+	var at int64
+	var reason sql.NullString
+	err := s.db.QueryRowContext(ctx, "SELECT user_id, forgotten_at, reason FROM tombstones WHERE id = ?", id).Scan(&t.UserID, &at, &reason)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, false, nil
+	}
+	if err != nil {
+		return t, false, fmt.Errorf("read tombstone %s: %w", id, describe(err))
+	}
+	t.ForgottenAt, t.Reason = time.Unix(0, at).UTC(), reason.String
+	return t, true, nil
+}
+
+// Supersede records that newID replaces each of oldIDs. All must be stored
+// memories of the same user.
+func (s *Store) Supersede(ctx context.Context, newID string, oldIDs []string) error {
+	return s.write(ctx, "supersede", func(tx *sql.Tx) error {
+		var user string
+		if err := tx.QueryRowContext(ctx, "SELECT user_id FROM memories WHERE id = ?", newID).Scan(&user); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("memory %s: %w", newID, ErrNotFound)
+			}
+			return err
+		}
+		for _, old := range oldIDs {
+			if old == newID {
+				return fmt.Errorf("memory %s cannot supersede itself", old)
+			}
+			var oldUser string
+			if err := tx.QueryRowContext(ctx, "SELECT user_id FROM memories WHERE id = ?", old).Scan(&oldUser); err != nil {
+				if errors.Is(err, sql.ErrNoRows) {
+					return fmt.Errorf("memory %s: %w", old, ErrNotFound)
+				}
+				return err
+			}
+			if oldUser != user {
+				return fmt.Errorf("memory %s belongs to another user than %s", old, newID)
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO supersessions(memory_id, superseded_id) VALUES (?, ?)", newID, old); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Descendants returns the ids of every stored memory derived, directly or
+// through other memories, from any of ids.
+func (s *Store) Descendants(ctx context.Context, ids []string) ([]string, error) {
+	list, _ := json.Marshal(ids)
+	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE d(id) AS (
+			SELECT memory_id FROM lineage WHERE source_id IN (SELECT value FROM json_each(?))
+			UNION SELECT l.memory_id FROM lineage l JOIN d ON l.source_id = d.id)
+		SELECT id FROM d ORDER BY id`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("find descendants: %w", describe(err))
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// ScanEntries calls fn for the index entry of every non-revoked memory, in
+// insertion order. It is how an in-memory index is rebuilt on open.
+func (s *Store) ScanEntries(ctx context.Context, fn func(retrieve.Entry) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, user_id, workspace_id, project_id, domain, embedding
+		FROM memories WHERE revoked = 0 ORDER BY seq`)
+	if err != nil {
+		return fmt.Errorf("load vectors: %w", describe(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e retrieve.Entry
+		var ws, proj, dom sql.NullString
+		var raw []byte
+		if err := rows.Scan(&e.ID, &e.UserID, &ws, &proj, &dom, &raw); err != nil {
+			return fmt.Errorf("load vectors: %w", describe(err))
+		}
+		e.WorkspaceID, e.ProjectID, e.Domain = ws.String, proj.String, dom.String
+		if e.Vector, err = decodeVector(raw); err != nil {
+			return fmt.Errorf("load vectors: memory %s: %w", e.ID, err)
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load vectors: %w", describe(err))
+	}
+	return nil
+}
+
+// EmbedFunc computes vectors for texts, as an embedder does.
+type EmbedFunc func(ctx context.Context, texts []string) ([][]float32, error)
+
+// Reembed recomputes every memory's embedding with embedFn and records id as
+// the store's embedder, all in one transaction: a failure part-way leaves the
+// store as it was. progress, if not nil, is told how many memories are done.
+func (s *Store) Reembed(ctx context.Context, id embed.Identity, embedFn EmbedFunc, batch int, progress func(done, total int)) error {
+	if batch <= 0 {
+		batch = 256
+	}
+	return s.write(ctx, "re-embed", func(tx *sql.Tx) error {
+		var total int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM memories").Scan(&total); err != nil {
+			return err
+		}
+		upd, err := tx.PrepareContext(ctx, "UPDATE memories SET embedding = ? WHERE seq = ?")
+		if err != nil {
+			return err
+		}
+		defer upd.Close()
+		done := 0
+		for after := int64(0); ; {
+			rows, err := tx.QueryContext(ctx, "SELECT seq, text FROM memories WHERE seq > ? ORDER BY seq LIMIT ?", after, batch)
+			if err != nil {
+				return err
+			}
+			var seqs []int64
+			var texts []string
+			for rows.Next() {
+				var seq int64
+				var text string
+				if err := rows.Scan(&seq, &text); err != nil {
+					rows.Close()
+					return err
+				}
+				seqs, texts = append(seqs, seq), append(texts, text)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			if len(seqs) == 0 {
+				break
+			}
+			vecs, err := embedFn(ctx, texts)
+			if err != nil {
+				return err
+			}
+			if err := embed.Check(vecs, len(texts), id.Dim); err != nil {
+				return fmt.Errorf("embedder %s: %w", id, err)
+			}
+			for i, v := range vecs {
+				embed.Normalize(v)
+				if _, err := upd.ExecContext(ctx, encodeVector(v), seqs[i]); err != nil {
+					return err
+				}
+			}
+			done += len(seqs)
+			after = seqs[len(seqs)-1]
+			if progress != nil {
+				progress(done, total)
+			}
+		}
+		return setIdentity(ctx, tx, id, true)
+	})
+}
+
+// Stats summarises a store.
+type Stats struct {
+	Memories   int            `json:"memories"`
+	Revoked    int            `json:"revoked"`
+	Expired    int            `json:"expired"`
+	Users      int            `json:"users"`
+	Tombstones int            `json:"tombstones"`
+	Lineage    int            `json:"lineageLinks"`
+	Supersede  int            `json:"supersessions"`
+	ByAuth     map[string]int `json:"bySourceAuthority"`
+	Schema     int            `json:"schemaVersion"`
+	FileBytes  int64          `json:"fileBytes"`
+}
+
+// Stats counts what the store holds; expiry is judged at now.
+func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
+	st := Stats{ByAuth: map[string]int{}}
+	err := s.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM memories),
+		(SELECT count(*) FROM memories WHERE revoked = 1),
+		(SELECT count(*) FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?),
+		(SELECT count(DISTINCT user_id) FROM memories),
+		(SELECT count(*) FROM tombstones),
+		(SELECT count(*) FROM lineage),
+		(SELECT count(*) FROM supersessions)`, now.UnixNano()).
+		Scan(&st.Memories, &st.Revoked, &st.Expired, &st.Users, &st.Tombstones, &st.Lineage, &st.Supersede)
+	if err != nil {
+		return st, fmt.Errorf("stats: %w", describe(err))
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT coalesce(source_authority, 'unknown'), count(*) FROM memories GROUP BY 1")
+	if err != nil {
+		return st, fmt.Errorf("stats: %w", describe(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a string
+		var n int
+		if err := rows.Scan(&a, &n); err != nil {
+			return st, err
+		}
+		st.ByAuth[a] = n
+	}
+	if st.Schema, err = s.SchemaVersion(ctx); err != nil {
+		return st, err
+	}
+	if fi, err := os.Stat(s.path); err == nil {
+		st.FileBytes = fi.Size()
+	}
+	return st, rows.Err()
+}
+
+// Check runs SQLite's integrity check over the whole file.
+func (s *Store) Check(ctx context.Context) error {
+	var res string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
+		return fmt.Errorf("integrity check: %w", describe(err))
+	}
+	if res != "ok" {
+		return fmt.Errorf("integrity check: %s", res)
+	}
+	return nil
+}
+
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(b []byte) ([]float32, error) {
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("corrupt embedding of %d bytes", len(b))
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}
+
+func nullStr(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixNano()
+}
+
+// sqlNullString scans a nullable text column into a plain string.
+type sqlNullString struct{ s *string }
+
+func (n *sqlNullString) Scan(v any) error {
+	switch x := v.(type) {
+	case nil:
+		*n.s = ""
+	case string:
+		*n.s = x
+	case []byte:
+		*n.s = string(x)
+	default:
+		return fmt.Errorf("unexpected %T", v)
+	}
+	return nil
+}

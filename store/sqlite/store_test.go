@@ -1,0 +1,457 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
+)
+
+var (
+	ctx = context.Background()
+	t0  = time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	emb = embed.NewBuiltin()
+)
+
+func openTemp(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func mem(id, user, text string) memory.Memory {
+	m := memory.Memory{ID: id, UserID: user, Text: text, CreatedAt: t0, Embedding: make([]float32, embed.BuiltinDim)}
+	emb.EmbedInto(m.Embedding, text)
+	return m
+}
+
+func insert(t *testing.T, s *Store, ms ...memory.Memory) {
+	t.Helper()
+	if _, err := s.Insert(ctx, ms, ConflictError); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func count(t *testing.T, s *Store) int {
+	t.Helper()
+	st, err := s.Stats(ctx, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Memories
+}
+
+func TestPersistsAcrossReopen(t *testing.T) {
+	s, path := openTemp(t)
+	if err := s.SetIdentity(ctx, emb.Identity()); err != nil {
+		t.Fatal(err)
+	}
+	full := mem("m1", "u1", "Blood test results are due on Friday")
+	full.WorkspaceID, full.ProjectID, full.Domain = "home", "checkup", "health"
+	full.SourceAuthority, full.Kind, full.Classification = memory.AuthorityUserConfirmed, memory.KindEvent, memory.ClassRestricted
+	full.ExpiresAt = t0.Add(30 * 24 * time.Hour)
+	full.Audience = []string{"role:family"}
+	derived := mem("m2", "u1", "Summary: health appointments this month")
+	derived.LineageRefs, derived.SourceAuthority = []string{"m1"}, memory.AuthorityModelInferred
+	newer := mem("m3", "u1", "Blood test moved to Monday")
+	newer.Supersedes = []string{"m1"}
+	insert(t, s, full, derived, newer)
+	s.Close()
+
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	id, ok, err := s2.Identity(ctx)
+	if err != nil || !ok || id != emb.Identity() {
+		t.Fatalf("identity after reopen: %v %v %v", id, ok, err)
+	}
+	got, err := s2.GetOne(ctx, "m1", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Text != full.Text || got.Domain != "health" || got.Kind != memory.KindEvent || got.Classification != memory.ClassRestricted ||
+		!got.ExpiresAt.Equal(full.ExpiresAt) || !got.CreatedAt.Equal(t0) || got.Audience[0] != "role:family" ||
+		len(got.Embedding) != embed.BuiltinDim || got.Embedding[0] != full.Embedding[0] {
+		t.Fatalf("m1 changed across reopen:\n got %+v\nwant %+v", got, full)
+	}
+	if len(got.SupersededBy) != 1 || got.SupersededBy[0] != "m3" {
+		t.Fatalf("m1.SupersededBy = %v", got.SupersededBy)
+	}
+	ms, err := s2.Get(ctx, []string{"m3", "nope", "m2"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2 || ms[0].ID != "m3" || ms[1].ID != "m2" || ms[0].Supersedes[0] != "m1" || ms[1].LineageRefs[0] != "m1" {
+		t.Fatalf("Get = %+v", ms)
+	}
+	if ms[0].Embedding != nil {
+		t.Fatal("Get without vectors returned an embedding")
+	}
+}
+
+func TestIdentityMismatch(t *testing.T) {
+	s, _ := openTemp(t)
+	if err := s.SetIdentity(ctx, embed.Identity{Name: "a", Dim: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetIdentity(ctx, embed.Identity{Name: "a", Dim: 4}); err != nil {
+		t.Fatalf("same identity again: %v", err)
+	}
+	err := s.SetIdentity(ctx, embed.Identity{Name: "b", Dim: 4})
+	if err == nil || !strings.Contains(err.Error(), "already records embedder a (dim 4)") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestInsertIsAllOrNothing(t *testing.T) {
+	s, _ := openTemp(t)
+	insert(t, s, mem("a", "u1", "alpha"), mem("theirs", "u2", "their note"))
+	forgotten := mem("gone", "u1", "forgotten one")
+	insert(t, s, forgotten)
+	if _, err := s.Forget(ctx, "gone", "", t0); err != nil {
+		t.Fatal(err)
+	}
+	noVec := mem("x", "u1", "no vector")
+	noVec.Embedding = nil
+	badLineage := mem("x", "u1", "derived")
+	badLineage.LineageRefs = []string{"a", "missing"}
+	crossUser := mem("x", "u1", "supersedes someone else's")
+	crossUser.Supersedes = []string{"theirs"}
+	invalid := mem("x", "u1", "bad kind")
+	invalid.Kind = "opinion"
+
+	tests := []struct {
+		name  string
+		batch []memory.Memory
+		want  string
+	}{
+		{"duplicate in batch", []memory.Memory{mem("d", "u1", "one"), mem("d", "u1", "two")}, "repeats memory 0"},
+		{"existing id", []memory.Memory{mem("ok", "u1", "fine"), mem("a", "u1", "again")}, "already exists"},
+		{"forgotten id reused", []memory.Memory{mem("gone", "u1", "back")}, "forgotten memory; ids are never reused"},
+		{"unknown lineage", []memory.Memory{mem("ok", "u1", "fine"), badLineage}, `lineageRefs[1]: unknown memory id "missing"`},
+		{"supersede other user", []memory.Memory{crossUser}, "supersedes[0]: theirs belongs to another user"},
+		{"no embedding", []memory.Memory{noVec}, "embedding must be set"},
+		{"invalid", []memory.Memory{invalid}, "kind: unknown value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := count(t, s)
+			_, err := s.Insert(ctx, tt.batch, ConflictError)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+			var ie *ItemError
+			if !errors.As(err, &ie) {
+				t.Fatalf("err %v is not an *ItemError", err)
+			}
+			if after := count(t, s); after != before {
+				t.Fatalf("failed insert stored %d memories", after-before)
+			}
+		})
+	}
+	// Lineage may name a forgotten memory and a memory later in the batch.
+	d := mem("d1", "u1", "derived from a forgotten one and a sibling")
+	d.LineageRefs = []string{"gone", "d2"}
+	if _, err := s.Insert(ctx, []memory.Memory{d, mem("d2", "u1", "sibling")}, ConflictError); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Insert(ctx, []memory.Memory{mem("a", "u1", "dup"), mem("new", "u1", "new")}, ConflictSkip)
+	if err != nil || n != 1 {
+		t.Fatalf("skip conflicts: n=%d err=%v", n, err)
+	}
+	if got, _ := s.GetOne(ctx, "a", false); got.Text != "alpha" {
+		t.Fatalf("skipped conflict overwrote the stored memory: %q", got.Text)
+	}
+}
+
+func ids(hits []retrieve.Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.ID)
+	}
+	return out
+}
+
+func TestLexicalScope(t *testing.T) {
+	s, _ := openTemp(t)
+	var batch []memory.Memory
+	// Many of another user's memories match better than alice's.
+	for i := range 50 {
+		batch = append(batch, mem(fmt.Sprintf("bob%d", i), "bob", "invoice invoice invoice for the Acme contract"))
+	}
+	a1 := mem("a1", "alice", "Acme invoice is overdue")
+	a1.ProjectID = "acme"
+	a2 := mem("a2", "alice", "Send the Acme invoice reminder")
+	a2.ProjectID = "globex"
+	a3 := mem("a3", "alice", "Every invoice goes through finance") // unscoped
+	a4 := mem("a4", "alice", "Old invoice process")
+	a4.Revoked, a4.RevokedAt = true, t0
+	batch = append(batch, a1, a2, a3, a4)
+	insert(t, s, batch...)
+
+	tests := []struct {
+		f    memory.Filter
+		q    string
+		want []string
+	}{
+		{memory.Filter{UserID: "alice"}, "acme invoice", []string{"a1", "a2", "a3"}},
+		{memory.Filter{UserID: "alice", ProjectID: "acme"}, "acme invoice", []string{"a1", "a3"}},
+		{memory.Filter{UserID: "alice", ProjectID: "initech"}, "invoice", []string{"a3"}},
+		{memory.Filter{UserID: "carol"}, "invoice", nil},
+		{memory.Filter{UserID: "alice"}, `"OR" NEAR( acme* -`, []string{"a1", "a2"}}, // operators are quoted, not parsed
+		{memory.Filter{UserID: "alice"}, "!!!", nil},
+	}
+	for _, tt := range tests {
+		hits, err := s.Lexical(ctx, tt.f, tt.q, 10)
+		if err != nil {
+			t.Fatalf("%+v %q: %v", tt.f, tt.q, err)
+		}
+		got := ids(hits)
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") && !sameSet(got, tt.want) {
+			t.Fatalf("%+v %q: got %v, want %v", tt.f, tt.q, got, tt.want)
+		}
+		for _, h := range hits {
+			if h.Score <= 0 {
+				t.Fatalf("BM25 score %v should be positive", h.Score)
+			}
+		}
+	}
+	if _, err := s.Lexical(ctx, memory.Filter{}, "x", 1); err == nil {
+		t.Fatal("lexical search without a user accepted")
+	}
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]bool{}
+	for _, x := range a {
+		m[x] = true
+	}
+	for _, x := range b {
+		if !m[x] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestList(t *testing.T) {
+	s, _ := openTemp(t)
+	for i := range 7 {
+		m := mem(fmt.Sprintf("m%d", i), "u1", fmt.Sprintf("note %d", i))
+		if i == 3 {
+			m.Revoked, m.RevokedAt = true, t0
+		}
+		insert(t, s, m)
+	}
+	insert(t, s, mem("other", "u2", "x"))
+	var got []string
+	for after := int64(0); ; {
+		p, err := s.List(ctx, ListQuery{Filter: memory.Filter{UserID: "u1"}, After: after, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range p.Memories {
+			got = append(got, m.ID)
+		}
+		if p.Next == 0 {
+			break
+		}
+		after = p.Next
+	}
+	if strings.Join(got, ",") != "m0,m1,m2,m4,m5,m6" {
+		t.Fatalf("paged list = %v", got)
+	}
+	p, err := s.List(ctx, ListQuery{IncludeRevoked: true})
+	if err != nil || len(p.Memories) != 8 {
+		t.Fatalf("list all = %d, %v", len(p.Memories), err)
+	}
+}
+
+func TestRevokeAndForget(t *testing.T) {
+	s, path := openTemp(t)
+	secret := mem("s1", "u1", "The safe code is zebracorn-4711")
+	child := mem("c1", "u1", "Derived note")
+	child.LineageRefs = []string{"s1"}
+	grandchild := mem("g1", "u1", "Derived again")
+	grandchild.LineageRefs = []string{"c1"}
+	insert(t, s, secret, child, grandchild, mem("r1", "u1", "revocable zebracorn note"))
+
+	m, err := s.Revoke(ctx, "r1", "user withdrew it", t0.Add(time.Hour))
+	if err != nil || !m.Revoked || m.RevokedReason != "user withdrew it" || !m.RevokedAt.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("Revoke = %+v, %v", m, err)
+	}
+	if m, _ := s.Revoke(ctx, "r1", "again", t0.Add(2*time.Hour)); m.RevokedReason != "user withdrew it" {
+		t.Fatal("second revoke overwrote the first")
+	}
+	if _, err := s.Revoke(ctx, "nope", "", t0); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("revoke unknown: %v", err)
+	}
+	if hits, _ := s.Lexical(ctx, memory.Filter{UserID: "u1"}, "revocable", 5); len(hits) != 0 {
+		t.Fatalf("revoked memory still found: %v", hits)
+	}
+
+	ts, err := s.Forget(ctx, "s1", "GDPR request", t0)
+	if err != nil || ts.UserID != "u1" {
+		t.Fatalf("Forget = %+v, %v", ts, err)
+	}
+	if _, err := s.GetOne(ctx, "s1", false); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "forgotten at") {
+		t.Fatalf("get forgotten: %v", err)
+	}
+	if hits, _ := s.Lexical(ctx, memory.Filter{UserID: "u1"}, "zebracorn safe code", 5); len(hits) != 0 {
+		t.Fatalf("forgotten text still in the full-text index: %v", hits)
+	}
+	if d, err := s.Descendants(ctx, []string{"s1"}); err != nil || strings.Join(d, ",") != "c1,g1" {
+		t.Fatalf("descendants of the forgotten memory = %v, %v", d, err)
+	}
+	if _, err := s.Forget(ctx, "s1", "", t0); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("forget twice: %v", err)
+	}
+	// The forgotten text must not survive anywhere in the file.
+	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + "-wal"} {
+		raw, err := os.ReadFile(p)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(raw, []byte("safe code is zebracorn")) {
+			t.Fatalf("forgotten text is still in %s", p)
+		}
+	}
+}
+
+func TestSupersede(t *testing.T) {
+	s, _ := openTemp(t)
+	insert(t, s, mem("old", "u1", "Prefers tea"), mem("new", "u1", "Prefers coffee now"), mem("bob", "u2", "x"))
+	if err := s.Supersede(ctx, "new", []string{"old"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Supersede(ctx, "new", []string{"old"}); err != nil {
+		t.Fatalf("repeat supersede: %v", err)
+	}
+	m, _ := s.GetOne(ctx, "old", false)
+	if len(m.SupersededBy) != 1 || m.SupersededBy[0] != "new" {
+		t.Fatalf("SupersededBy = %v", m.SupersededBy)
+	}
+	for _, tt := range []struct {
+		newID string
+		old   []string
+		want  string
+	}{
+		{"new", []string{"bob"}, "another user"},
+		{"new", []string{"new"}, "itself"},
+		{"new", []string{"zzz"}, "not found"},
+		{"zzz", []string{"old"}, "not found"},
+	} {
+		if err := s.Supersede(ctx, tt.newID, tt.old); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Supersede(%s, %v) = %v, want %q", tt.newID, tt.old, err, tt.want)
+		}
+	}
+}
+
+func TestRefusesForeignAndCorruptFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Another program's SQLite database.
+	foreign := filepath.Join(dir, "foreign.db")
+	db, err := sql.Open("sqlite", foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE songs(title TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// A memgate store from a newer schema.
+	newer := filepath.Join(dir, "newer.db")
+	s, err := Open(ctx, newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec("PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// A real store, truncated after its header.
+	good := filepath.Join(dir, "good.db")
+	s, err = Open(ctx, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		insert(t, s, mem(fmt.Sprintf("m%d", i), "u", strings.Repeat("words and more words ", 20)))
+	}
+	if _, err := s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	raw, _ := os.ReadFile(good)
+	mangled := append([]byte(nil), raw...)
+	for i := 4096; i < len(mangled); i += 7 {
+		mangled[i] ^= 0x5a
+	}
+
+	tests := []struct {
+		name, path, want string
+	}{
+		{"text file", write("notes.txt", []byte("these are my notes, not a database at all")), "not a SQLite database"},
+		{"random bytes", write("random.db", bytes.Repeat([]byte{0xde, 0xad, 0xbe, 0xef}, 1000)), "not a SQLite database"},
+		{"short file", write("short.db", []byte("SQLite")), "not a SQLite database"},
+		{"foreign database", foreign, "another program"},
+		{"newer schema", newer, "newer memgate"},
+		{"truncated store", write("truncated.db", raw[:len(raw)/3]), ""},
+		{"mangled store", write("mangled.db", mangled), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Open(ctx, tt.path)
+			if err == nil {
+				// Damage past the schema shows up on first use instead.
+				defer s.Close()
+				_, err = s.Get(ctx, []string{"m1"}, true)
+				if err == nil {
+					err = s.Check(ctx)
+				}
+			}
+			if err == nil {
+				t.Fatal("damaged file accepted")
+			}
+			if tt.want != "" && !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	// An empty file becomes a new store.
+	s, err = Open(ctx, write("empty.db", nil))
+	if err != nil {
+		t.Fatalf("empty file: %v", err)
+	}
+	s.Close()
+}
