@@ -248,10 +248,11 @@ const (
 // memories that are stored, forgotten (tombstoned) or in the same batch; a
 // memory may only supersede memories of its own user. The ids of forgotten
 // memories are never reused. It returns how many memories were inserted.
-func (s *Store) Insert(ctx context.Context, ms []memory.Memory, onConflict OnConflict) (int, error) {
+// progress, if not nil, is told every few thousand rows how many are done.
+func (s *Store) Insert(ctx context.Context, ms []memory.Memory, onConflict OnConflict, progress func(done int)) (int, error) {
 	inserted := 0
 	err := s.write(ctx, "insert memories", func(tx *sql.Tx) error {
-		n, err := insertTx(ctx, tx, ms, onConflict)
+		n, err := insertTx(ctx, tx, ms, onConflict, progress)
 		inserted = n
 		return err
 	})
@@ -268,7 +269,7 @@ type ItemError struct {
 func (e *ItemError) Error() string { return fmt.Sprintf("memory %d (%s): %v", e.Index, e.ID, e.Err) }
 func (e *ItemError) Unwrap() error { return e.Err }
 
-func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict OnConflict) (int, error) {
+func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict OnConflict, progress func(int)) (int, error) {
 	batch := make(map[string]int, len(ms))
 	for i := range ms {
 		m := &ms[i]
@@ -393,6 +394,12 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict On
 			}
 		}
 		n++
+		if progress != nil && (i+1)%2048 == 0 {
+			progress(i + 1)
+		}
+	}
+	if progress != nil {
+		progress(len(ms))
 	}
 	return n, nil
 }

@@ -42,7 +42,7 @@ func mem(id, user, text string) memory.Memory {
 
 func insert(t *testing.T, s *Store, ms ...memory.Memory) {
 	t.Helper()
-	if _, err := s.Insert(ctx, ms, ConflictError); err != nil {
+	if _, err := s.Insert(ctx, ms, ConflictError, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -153,7 +153,7 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := count(t, s)
-			_, err := s.Insert(ctx, tt.batch, ConflictError)
+			_, err := s.Insert(ctx, tt.batch, ConflictError, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
@@ -169,10 +169,10 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 	// Lineage may name a forgotten memory and a memory later in the batch.
 	d := mem("d1", "u1", "derived from a forgotten one and a sibling")
 	d.LineageRefs = []string{"gone", "d2"}
-	if _, err := s.Insert(ctx, []memory.Memory{d, mem("d2", "u1", "sibling")}, ConflictError); err != nil {
+	if _, err := s.Insert(ctx, []memory.Memory{d, mem("d2", "u1", "sibling")}, ConflictError, nil); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.Insert(ctx, []memory.Memory{mem("a", "u1", "dup"), mem("new", "u1", "new")}, ConflictSkip)
+	n, err := s.Insert(ctx, []memory.Memory{mem("a", "u1", "dup"), mem("new", "u1", "new")}, ConflictSkip, nil)
 	if err != nil || n != 1 {
 		t.Fatalf("skip conflicts: n=%d err=%v", n, err)
 	}

@@ -1,0 +1,226 @@
+package memgate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
+	"github.com/memgate/memgate/store/sqlite"
+)
+
+// Add stores one memory and returns it as stored, with its id and createdAt
+// filled in. See AddBatch.
+func (e *Engine) Add(ctx context.Context, m memory.Memory) (memory.Memory, error) {
+	out, err := e.AddBatch(ctx, []memory.Memory{m})
+	if err != nil {
+		return memory.Memory{}, err
+	}
+	return out[0], nil
+}
+
+// AddBatch stores memories atomically: all of them, or none when any is
+// invalid. Memories without an id get a new one, without createdAt the
+// current time, and without an embedding one from the engine's embedder; a
+// caller-supplied embedding must have the embedder's dimension. Lineage and
+// supersedes may refer to stored memories or to others in the batch. Errors
+// about one memory are *sqlite.ItemError values giving its position.
+func (e *Engine) AddBatch(ctx context.Context, ms []memory.Memory) ([]memory.Memory, error) {
+	out, err := e.prepare(ctx, ms, nil)
+	if err != nil {
+		return nil, errorf("add", err)
+	}
+	if _, err := e.insert(ctx, out, sqlite.ConflictError, nil); err != nil {
+		return nil, errorf("add", err)
+	}
+	for i := range out {
+		out[i].Embedding = nil
+	}
+	return out, nil
+}
+
+// embedChunk is how many texts are embedded per call while preparing a batch,
+// so that progress can be reported and a slow remote embedder is not sent one
+// enormous request.
+const embedChunk = 512
+
+// prepare copies ms, fills in ids, timestamps and embeddings, and validates
+// each memory. progress, if set, is told how many have been embedded.
+func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, progress func(done int)) ([]memory.Memory, error) {
+	dim := e.emb.Identity().Dim
+	now := e.now().UTC()
+	out := make([]memory.Memory, len(ms))
+	var need []int
+	for i, m := range ms {
+		m.LineageRefs, m.Supersedes = slices.Clone(m.LineageRefs), slices.Clone(m.Supersedes)
+		m.Audience, m.SupersededBy = slices.Clone(m.Audience), nil
+		if m.ID == "" {
+			m.ID = newID()
+		}
+		if m.CreatedAt.IsZero() {
+			m.CreatedAt = now
+		}
+		if m.Revoked && m.RevokedAt.IsZero() {
+			m.RevokedAt = now
+		}
+		if err := m.Validate(); err != nil {
+			return nil, &sqlite.ItemError{Index: i, ID: m.ID, Err: err}
+		}
+		if len(m.Embedding) == 0 {
+			need = append(need, i)
+		} else {
+			if len(m.Embedding) != dim {
+				return nil, &sqlite.ItemError{Index: i, ID: m.ID, Err: fmt.Errorf(
+					"embedding: has dimension %d; the store's embedder %s needs %d", len(m.Embedding), e.emb.Identity(), dim)}
+			}
+			m.Embedding = slices.Clone(m.Embedding)
+			embed.Normalize(m.Embedding)
+		}
+		out[i] = m
+	}
+	for start := 0; start < len(need); start += embedChunk {
+		chunk := need[start:min(start+embedChunk, len(need))]
+		texts := make([]string, len(chunk))
+		for j, i := range chunk {
+			texts[j] = out[i].Text
+		}
+		vecs, err := e.emb.Embed(ctx, texts)
+		if err != nil {
+			return nil, fmt.Errorf("embed: %w", err)
+		}
+		if err := embed.Check(vecs, len(texts), dim); err != nil {
+			return nil, fmt.Errorf("embedder %s: %w", e.emb.Identity(), err)
+		}
+		for j, i := range chunk {
+			embed.Normalize(vecs[j])
+			out[i].Embedding = vecs[j]
+		}
+		if progress != nil {
+			progress(start + len(chunk))
+		}
+	}
+	return out, nil
+}
+
+// insert writes prepared memories and then indexes them, under the write
+// lock so the index sees writes in the store's order.
+func (e *Engine) insert(ctx context.Context, ms []memory.Memory, onConflict sqlite.OnConflict, progress func(done int)) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n, err := e.store.Insert(ctx, ms, onConflict, progress)
+	if err != nil {
+		return 0, err
+	}
+	entries := make([]retrieve.Entry, 0, len(ms))
+	for i := range ms {
+		m := &ms[i]
+		if !m.Revoked {
+			entries = append(entries, entryOf(m))
+		}
+	}
+	if onConflict == sqlite.ConflictSkip {
+		// Skipped memories kept their stored version; re-read what the
+		// index must hold rather than trusting the batch.
+		return n, e.reindex(ctx, entries)
+	}
+	return n, e.index.Upsert(entries...)
+}
+
+// reindex indexes the stored version of each entry's memory.
+func (e *Engine) reindex(ctx context.Context, entries []retrieve.Entry) error {
+	ids := make([]string, len(entries))
+	for i, en := range entries {
+		ids[i] = en.ID
+	}
+	stored, err := e.store.Get(ctx, ids, true)
+	if err != nil {
+		return err
+	}
+	fresh := make([]retrieve.Entry, 0, len(stored))
+	for i := range stored {
+		if !stored[i].Revoked {
+			fresh = append(fresh, entryOf(&stored[i]))
+		}
+	}
+	return e.index.Upsert(fresh...)
+}
+
+func entryOf(m *memory.Memory) retrieve.Entry {
+	return retrieve.Entry{ID: m.ID, UserID: m.UserID, WorkspaceID: m.WorkspaceID, ProjectID: m.ProjectID, Domain: m.Domain, Vector: m.Embedding}
+}
+
+// Get returns one memory with its relations, without its embedding.
+func (e *Engine) Get(ctx context.Context, id string) (memory.Memory, error) {
+	return e.store.GetOne(ctx, id, false)
+}
+
+// ListOptions select memories for List.
+type ListOptions struct {
+	Scope          memory.Filter // empty UserID lists every user
+	IncludeRevoked bool
+	After          int64 // cursor from the previous page's Next
+	Limit          int   // 0 means no limit
+}
+
+// List returns stored memories in insertion order, a page at a time.
+func (e *Engine) List(ctx context.Context, o ListOptions) (sqlite.Page, error) {
+	return e.store.List(ctx, sqlite.ListQuery{Filter: o.Scope, IncludeRevoked: o.IncludeRevoked, After: o.After, Limit: o.Limit})
+}
+
+// Revoke withdraws a memory: from this call on it is no longer a search
+// candidate, while its record stays for audit with the reason. It returns the
+// revoked memory.
+func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	m, err := e.store.Revoke(ctx, id, reason, e.now())
+	if err != nil {
+		return memory.Memory{}, err
+	}
+	e.index.Remove(m.UserID, id)
+	return m, nil
+}
+
+// Forget deletes a memory's text and vector for good and leaves a tombstone.
+func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombstone, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t, err := e.store.Forget(ctx, id, reason, e.now())
+	if err != nil {
+		return t, err
+	}
+	e.index.Remove(t.UserID, id)
+	return t, nil
+}
+
+// Supersede records that memory newID replaces each of oldIDs (all of the
+// same user). Superseded memories stay searchable; admission denies them.
+func (e *Engine) Supersede(ctx context.Context, newID string, oldIDs ...string) error {
+	if len(oldIDs) == 0 {
+		return errors.New("supersede: no memories to supersede")
+	}
+	return e.store.Supersede(ctx, newID, oldIDs)
+}
+
+// Stats describes the engine's store and index.
+type Stats struct {
+	sqlite.Stats
+	Embedder embed.Identity `json:"embedder"`
+	Indexed  int            `json:"indexedVectors"`
+	Path     string         `json:"path"`
+}
+
+// Stats counts what the store holds.
+func (e *Engine) Stats(ctx context.Context) (Stats, error) {
+	st, err := e.store.Stats(ctx, e.now())
+	if err != nil {
+		return Stats{}, err
+	}
+	e.mu.RLock()
+	n := e.index.Len()
+	e.mu.RUnlock()
+	return Stats{Stats: st, Embedder: e.emb.Identity(), Indexed: n, Path: e.store.Path()}, nil
+}

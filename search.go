@@ -1,0 +1,152 @@
+package memgate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
+)
+
+// Limits of a search.
+const (
+	DefaultK = 10
+	MaxK     = 1000
+)
+
+// Query asks for the candidates of one task.
+type Query struct {
+	// Scope is the user (required) and optional workspace, project and
+	// domain filters. Memories unscoped on an axis match any filter on it.
+	Scope memory.Filter `json:"scope"`
+	// Text is the task or query text. It drives both the lexical search and,
+	// unless Vector is set, the vector search.
+	Text string `json:"text,omitempty"`
+	// Vector is an optional caller-computed query embedding, of the store's
+	// embedder dimension.
+	Vector []float32 `json:"vector,omitempty"`
+	// K is how many candidates to return; 0 means DefaultK.
+	K int `json:"k,omitempty"`
+	// Depth is how many results each retriever contributes before fusion;
+	// 0 means 2K. A deeper list lets fusion promote memories that only one
+	// retriever ranks highly.
+	Depth int `json:"depth,omitempty"`
+}
+
+// Candidate is one retrieved memory with everything admission needs: the full
+// record and what each retriever said of it. A candidate is not yet admitted.
+type Candidate struct {
+	Memory memory.Memory `json:"memory"`
+	// Similarity is the cosine similarity of the memory to the query.
+	Similarity float64 `json:"similarity"`
+	// Lexical is the BM25 score (higher is better), 0 without a text match.
+	Lexical float64 `json:"lexical"`
+	// VectorRank and LexicalRank are 1-based ranks in each retriever's
+	// list; 0 means the retriever did not return the memory.
+	VectorRank  int `json:"vectorRank,omitempty"`
+	LexicalRank int `json:"lexicalRank,omitempty"`
+	// Score is the reciprocal-rank fusion score the list is ordered by.
+	Score float64 `json:"score"`
+}
+
+// Search returns the top K non-revoked memories of the query's user and
+// scope, by reciprocal-rank fusion of vector similarity and BM25. The user
+// scope is enforced inside both searches; records are re-read from the store
+// and their scope checked again, so an index that lags the store cannot leak a
+// memory of another scope or resurrect a revoked one.
+func (e *Engine) Search(ctx context.Context, q Query) ([]Candidate, error) {
+	if err := e.checkQuery(&q); err != nil {
+		return nil, errorf("search", err)
+	}
+	qvec := q.Vector
+	if len(qvec) == 0 {
+		vecs, err := e.emb.Embed(ctx, []string{q.Text})
+		if err != nil {
+			return nil, errorf("search: embed query", err)
+		}
+		qvec = vecs[0]
+	} else {
+		qvec = append([]float32(nil), qvec...)
+	}
+	embed.Normalize(qvec)
+
+	e.mu.RLock()
+	idx := e.index
+	e.mu.RUnlock()
+	vhits, err := idx.Search(ctx, q.Scope, qvec, q.Depth)
+	if err != nil {
+		return nil, errorf("search: vector index", err)
+	}
+	var lhits []retrieve.Hit
+	if q.Text != "" {
+		if lhits, err = e.store.Lexical(ctx, q.Scope, q.Text, q.Depth); err != nil {
+			return nil, errorf("search", err)
+		}
+	}
+	fused := retrieve.Fuse(vhits, lhits, q.K)
+	ids := make([]string, len(fused))
+	for i, f := range fused {
+		ids[i] = f.ID
+	}
+	records, err := e.store.Get(ctx, ids, false)
+	if err != nil {
+		return nil, errorf("search", err)
+	}
+	byID := make(map[string]int, len(records))
+	for i := range records {
+		byID[records[i].ID] = i
+	}
+	out := make([]Candidate, 0, len(fused))
+	for _, f := range fused {
+		i, ok := byID[f.ID]
+		if !ok {
+			continue // forgotten since the index answered
+		}
+		m := records[i]
+		if m.Revoked || m.UserID != q.Scope.UserID || !q.Scope.Matches(&m) {
+			continue
+		}
+		c := Candidate{Memory: m, Similarity: f.Similarity, Lexical: f.Lexical,
+			VectorRank: f.VectorRank, LexicalRank: f.LexicalRank, Score: f.Score}
+		if f.VectorRank == 0 {
+			c.Similarity, _ = idx.Similarity(m.UserID, m.ID, qvec)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (e *Engine) checkQuery(q *Query) error {
+	var errs []error
+	if q.Scope.UserID == "" {
+		errs = append(errs, errors.New("scope.userId is required"))
+	}
+	if q.Text == "" && len(q.Vector) == 0 {
+		errs = append(errs, errors.New("text or vector is required"))
+	}
+	if len(q.Text) > memory.MaxTextBytes {
+		errs = append(errs, fmt.Errorf("text is %d bytes; the limit is %d", len(q.Text), memory.MaxTextBytes))
+	}
+	if err := memory.CheckVector("vector", q.Vector); err != nil {
+		errs = append(errs, err)
+	} else if dim := e.emb.Identity().Dim; len(q.Vector) > 0 && len(q.Vector) != dim {
+		errs = append(errs, fmt.Errorf("vector: has dimension %d; the store's embedder needs %d", len(q.Vector), dim))
+	}
+	switch {
+	case q.K < 0 || q.K > MaxK:
+		errs = append(errs, fmt.Errorf("k is %d; want 1 to %d", q.K, MaxK))
+	case q.K == 0:
+		q.K = DefaultK
+	}
+	switch {
+	case q.Depth < 0 || q.Depth > 4*MaxK:
+		errs = append(errs, fmt.Errorf("depth is %d; want 0 to %d", q.Depth, 4*MaxK))
+	case q.Depth == 0:
+		q.Depth = 2 * q.K
+	case q.Depth < q.K:
+		q.Depth = q.K
+	}
+	return errors.Join(errs...)
+}
