@@ -149,7 +149,7 @@ func (e *Engine) reindex(ctx context.Context, entries []retrieve.Entry) error {
 }
 
 func entryOf(m *memory.Memory) retrieve.Entry {
-	return retrieve.Entry{ID: m.ID, UserID: m.UserID, WorkspaceID: m.WorkspaceID, ProjectID: m.ProjectID, Domain: m.Domain, Vector: m.Embedding}
+	return retrieve.Entry{ID: m.ID, UserID: m.UserID, WorkspaceID: m.WorkspaceID, ProjectID: m.ProjectID, Domain: m.Domain, Text: m.Text, Vector: m.Embedding}
 }
 
 // Get returns one memory with its relations, without its embedding.

@@ -6,7 +6,8 @@
 //
 // An Engine keeps memories in an embedded SQLite file (package store/sqlite),
 // embeds them offline by default (package embed), and retrieves candidates by
-// fusing exact vector search (package index/exact) with BM25 full-text search.
+// fusing exact vector search with BM25 full-text search (package
+// index/exact).
 // The user scope is enforced inside both searches, never by filtering a
 // larger result afterwards.
 //
@@ -45,16 +46,20 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// VectorIndex proposes candidates by vector similarity within one user's
-// scope. The engine keeps it in step with the store and rebuilds it from the
-// store on open. index/exact is the default; a filtered ANN index can take
-// its place for very large tenants.
-type VectorIndex interface {
+// Index proposes candidates within one user's scope, by vector similarity and
+// by BM25 over the text. The engine keeps it in step with the store and
+// rebuilds it from the store on open. index/exact is the default; a filtered
+// ANN index can take its place for very large tenants.
+type Index interface {
 	Upsert(entries ...retrieve.Entry) error
 	Remove(userID string, ids ...string)
-	// Search returns the k best entries of f.UserID inside f's scope; the
-	// scope must be applied during the search, not to its results.
+	// Search returns the k entries of f.UserID inside f's scope most
+	// similar to q; the scope must be applied during the search, not to
+	// its results.
 	Search(ctx context.Context, f memory.Filter, q []float32, k int) ([]retrieve.Hit, error)
+	// Lexical returns the k entries of f.UserID inside f's scope with the
+	// best BM25 score for query, under the same scope rule.
+	Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error)
 	// Similarity scores one entry against q, false if it is not indexed.
 	Similarity(userID, id string, q []float32) (float64, bool)
 	Len() int
@@ -65,8 +70,9 @@ type VectorIndex interface {
 type Options struct {
 	// Embedder embeds memory and query text. Default embed.NewBuiltin().
 	Embedder Embedder
-	// NewIndex makes the vector index for a dimension. Default exact.New.
-	NewIndex func(dim int) VectorIndex
+	// NewIndex makes the candidate index for a dimension. Default
+	// exact.New.
+	NewIndex func(dim int) Index
 	// Now is the clock used for createdAt, revokedAt and tombstones.
 	// Default time.Now.
 	Now func() time.Time
@@ -77,11 +83,11 @@ type Options struct {
 type Engine struct {
 	store    *sqlite.Store
 	emb      Embedder
-	newIndex func(int) VectorIndex
+	newIndex func(int) Index
 	now      func() time.Time
 
 	mu    sync.RWMutex // serialises writes so the index follows the store's order
-	index VectorIndex
+	index Index
 }
 
 // EmbedderMismatchError is returned by Open when the store was filled by a
@@ -134,7 +140,7 @@ func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 		o.Embedder = embed.NewBuiltin()
 	}
 	if o.NewIndex == nil {
-		o.NewIndex = func(dim int) VectorIndex { return exact.New(dim) }
+		o.NewIndex = func(dim int) Index { return exact.New(dim) }
 	}
 	if o.Now == nil {
 		o.Now = time.Now

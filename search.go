@@ -81,8 +81,8 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Candidate, error) {
 	}
 	var lhits []retrieve.Hit
 	if q.Text != "" {
-		if lhits, err = e.store.Lexical(ctx, q.Scope, q.Text, q.Depth); err != nil {
-			return nil, errorf("search", err)
+		if lhits, err = idx.Lexical(ctx, q.Scope, q.Text, q.Depth); err != nil {
+			return nil, errorf("search: lexical index", err)
 		}
 	}
 	fused := retrieve.Fuse(vhits, lhits, q.K)

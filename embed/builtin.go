@@ -166,6 +166,10 @@ func isIdeograph(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
+// IsStopword reports whether tok (lower case, from Tokens) is a frequent
+// English function word that carries little meaning on its own.
+func IsStopword(tok string) bool { return stopwords[tok] }
+
 // stopwords are frequent English function words. They keep a small weight,
 // so "not" and "never" still count for something, but do not dominate.
 var stopwords = func() map[string]bool {

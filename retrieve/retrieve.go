@@ -12,14 +12,16 @@ import (
 	"slices"
 )
 
-// Entry is what a vector index keeps for one memory: enough scope to enforce
-// the user boundary and the optional filters inside the search itself.
+// Entry is what a candidate index keeps for one memory: its text and vector
+// for the two searches, and enough scope to enforce the user boundary and
+// the optional filters inside the search itself.
 type Entry struct {
 	ID          string
 	UserID      string
 	WorkspaceID string
 	ProjectID   string
 	Domain      string
+	Text        string
 	Vector      []float32 // unit length
 }
 

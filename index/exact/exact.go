@@ -1,13 +1,14 @@
-// Package exact is memgate's in-memory exact vector index: a brute-force scan
-// of one user's vectors, with the user scope and the optional workspace,
-// project and domain filters applied inside the scan, so a search never
-// returns another user's memory and never loses in-scope results to
-// post-filtering.
+// Package exact is memgate's in-memory candidate index: an exact vector scan
+// and a BM25 inverted index over the same rows, partitioned by user. The user
+// scope and the optional workspace, project and domain filters are applied
+// inside both searches, so a search never returns another user's memory and
+// never loses in-scope results to post-filtering.
 //
-// Vectors of one user are kept in one contiguous slab and scored with an
-// unrolled dot-product kernel. Exact search is the right choice up to tens of
+// Vectors of one user are kept in one contiguous slab and scored with a SIMD
+// dot-product kernel. Exact search is the right choice up to tens of
 // thousands of memories per user; a filtered ANN index can replace it behind
-// the same interface for larger tenants.
+// the same interface for larger tenants. The index holds no state of its own:
+// it is rebuilt from the store when an engine opens.
 package exact
 
 import (
@@ -53,6 +54,7 @@ type shard struct {
 	scopes [][3]uint32
 	pos    map[string]int
 	labels map[string]uint32
+	lex    lexical
 }
 
 func (s *shard) intern(label string) uint32 {
@@ -99,15 +101,14 @@ func (x *Index) Upsert(entries ...retrieve.Entry) error {
 			x.users[e.UserID] = s
 		}
 		sc := [3]uint32{s.intern(e.WorkspaceID), s.intern(e.ProjectID), s.intern(e.Domain)}
-		if i, ok := s.pos[e.ID]; ok {
-			copy(s.vecs[i*x.dim:], e.Vector)
-			s.scopes[i] = sc
-			continue
+		if _, ok := s.pos[e.ID]; ok {
+			x.removeLocked(s, e.ID)
 		}
 		s.pos[e.ID] = len(s.ids)
 		s.ids = append(s.ids, e.ID)
 		s.vecs = append(s.vecs, e.Vector...)
 		s.scopes = append(s.scopes, sc)
+		s.lex.add(int32(len(s.ids)-1), e.Text)
 		x.n++
 	}
 	return nil
@@ -122,26 +123,32 @@ func (x *Index) Remove(userID string, ids ...string) {
 		return
 	}
 	for _, id := range ids {
-		i, ok := s.pos[id]
-		if !ok {
-			continue
-		}
-		last := len(s.ids) - 1
-		if i != last { // move the last row into the hole
-			s.ids[i] = s.ids[last]
-			copy(s.vecs[i*x.dim:(i+1)*x.dim], s.vecs[last*x.dim:])
-			s.scopes[i] = s.scopes[last]
-			s.pos[s.ids[i]] = i
-		}
-		s.ids = s.ids[:last]
-		s.vecs = s.vecs[:last*x.dim]
-		s.scopes = s.scopes[:last]
-		delete(s.pos, id)
-		x.n--
+		x.removeLocked(s, id)
 	}
 	if len(s.ids) == 0 {
 		delete(x.users, userID)
 	}
+}
+
+// removeLocked deletes one id from s by moving the last row into its place.
+func (x *Index) removeLocked(s *shard, id string) {
+	i, ok := s.pos[id]
+	if !ok {
+		return
+	}
+	last := len(s.ids) - 1
+	s.lex.remove(int32(i), int32(last))
+	if i != last {
+		s.ids[i] = s.ids[last]
+		copy(s.vecs[i*x.dim:(i+1)*x.dim], s.vecs[last*x.dim:])
+		s.scopes[i] = s.scopes[last]
+		s.pos[s.ids[i]] = i
+	}
+	s.ids = s.ids[:last]
+	s.vecs = s.vecs[:last*x.dim]
+	s.scopes = s.scopes[:last]
+	delete(s.pos, id)
+	x.n--
 }
 
 // Similarity returns the cosine similarity between q and one stored memory,
@@ -194,8 +201,13 @@ func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int)
 		}
 		top.offer(Dot(q, s.vecs[i*dim:(i+1)*dim:(i+1)*dim]), int32(i))
 	}
-	hits := make([]retrieve.Hit, len(top.items))
-	for i, it := range top.items {
+	return top.hits(s), nil
+}
+
+// hits returns the kept rows of s as hits, best first, ties by id.
+func (t *topK) hits(s *shard) []retrieve.Hit {
+	hits := make([]retrieve.Hit, len(t.items))
+	for i, it := range t.items {
 		hits[i] = retrieve.Hit{ID: s.ids[it.row], Score: float64(it.score)}
 	}
 	slices.SortFunc(hits, func(a, b retrieve.Hit) int {
@@ -204,7 +216,7 @@ func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int)
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	return hits, nil
+	return hits
 }
 
 // inScope applies the rule that an unscoped row (0) matches any filter value

@@ -9,7 +9,7 @@ const applicationID = 0x4d474154
 // migration is never edited; changes are new entries.
 var migrations = []string{
 	// v1: memories with their trust metadata, relations for lineage and
-	// supersession, tombstones for forgotten memories, and an FTS5 index.
+	// supersession, and tombstones for forgotten memories.
 	`
 CREATE TABLE meta (
 	key   TEXT PRIMARY KEY,
@@ -33,8 +33,7 @@ CREATE TABLE memories (
 	revoked_at       INTEGER,
 	revoked_reason   TEXT,
 	audience         TEXT,
-	embedding        BLOB NOT NULL,
-	user_token       TEXT NOT NULL
+	embedding        BLOB NOT NULL
 ) STRICT;
 CREATE INDEX memories_by_user ON memories(user_id, seq);
 
@@ -62,25 +61,5 @@ CREATE TABLE tombstones (
 	forgotten_at INTEGER NOT NULL,
 	reason       TEXT
 ) STRICT;
-
--- user_token holds one opaque token per user so that the user scope is part
--- of the full-text match itself, not a filter applied afterwards.
-CREATE VIRTUAL TABLE memories_fts USING fts5(
-	text, user_token,
-	content='memories', content_rowid='seq',
-	tokenize='porter unicode61 remove_diacritics 2'
-);
-INSERT INTO memories_fts(memories_fts, rank) VALUES ('secure-delete', 1);
-
-CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
-	INSERT INTO memories_fts(rowid, text, user_token) VALUES (new.seq, new.text, new.user_token);
-END;
-CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
-	INSERT INTO memories_fts(memories_fts, rowid, text, user_token) VALUES ('delete', old.seq, old.text, old.user_token);
-END;
-CREATE TRIGGER memories_au AFTER UPDATE OF text, user_token ON memories BEGIN
-	INSERT INTO memories_fts(memories_fts, rowid, text, user_token) VALUES ('delete', old.seq, old.text, old.user_token);
-	INSERT INTO memories_fts(rowid, text, user_token) VALUES (new.seq, new.text, new.user_token);
-END;
 `,
 }

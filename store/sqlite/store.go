@@ -2,8 +2,7 @@
 // WAL mode, written through a pure-Go driver (no cgo). Every write is one
 // transaction with synchronous=FULL, so an acknowledged write survives a
 // process crash or power loss and a crash mid-write leaves the file as it was
-// before that write. Forgotten text is overwritten on disk (secure_delete) and
-// purged from the full-text index.
+// before that write. Forgotten text is overwritten on disk (secure_delete).
 //
 // Lineage and supersession are stored as relations, not JSON arrays, so that
 // descendants and successors of a memory can be found with one query.
@@ -14,11 +13,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"os"
@@ -351,7 +348,7 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict On
 
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO memories(id, user_id, workspace_id, project_id, domain, text,
 		source_authority, kind, classification, created_at, expires_at, revoked, revoked_at, revoked_reason,
-		audience, embedding, user_token) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		audience, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return 0, err
 	}
@@ -380,7 +377,7 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict On
 		if _, err := ins.ExecContext(ctx, m.ID, m.UserID, nullStr(m.WorkspaceID), nullStr(m.ProjectID), nullStr(m.Domain),
 			m.Text, nullStr(string(m.SourceAuthority)), nullStr(string(m.Kind)), nullStr(string(m.Classification)),
 			m.CreatedAt.UnixNano(), nullTime(m.ExpiresAt), m.Revoked, nullTime(m.RevokedAt), nullStr(m.RevokedReason),
-			audience, encodeVector(m.Embedding), UserToken(m.UserID)); err != nil {
+			audience, encodeVector(m.Embedding)); err != nil {
 			return 0, &ItemError{i, m.ID, err}
 		}
 		for _, ref := range m.LineageRefs {
@@ -402,14 +399,6 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict On
 		progress(len(ms))
 	}
 	return n, nil
-}
-
-// UserToken is the opaque full-text token that stands for a user's scope.
-// It has only letters and digits so that every tokenizer keeps it whole.
-func UserToken(userID string) string {
-	h := fnv.New128a()
-	h.Write([]byte(userID))
-	return "u" + hex.EncodeToString(h.Sum(nil))
 }
 
 const memoryColumns = `seq, id, user_id, workspace_id, project_id, domain, text, source_authority, kind, classification,
@@ -644,70 +633,6 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 	return p, nil
 }
 
-// MaxQueryTerms bounds the words of a lexical query, keeping one long query
-// from turning into an expensive full-text expression.
-const MaxQueryTerms = 32
-
-// Lexical returns up to k non-revoked memories in f's scope that match words
-// of query, best BM25 score first (scores are positive; higher is better).
-// The user scope is part of the full-text match, and the scope filters are
-// applied before the limit, so the k results are the best in scope.
-func (s *Store) Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error) {
-	if f.UserID == "" {
-		return nil, errors.New("lexical search: a userId is required")
-	}
-	expr := matchExpr(query)
-	if expr == "" || k <= 0 {
-		return nil, nil
-	}
-	args := []any{"user_token : " + UserToken(f.UserID) + " AND text : (" + expr + ")", f.UserID}
-	stmt := `SELECT m.id, -bm25(memories_fts, 1.0, 0.0) FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid
-		WHERE memories_fts MATCH ? AND m.user_id = ? AND m.revoked = 0`
-	for _, ax := range []struct{ col, v string }{{"workspace_id", f.WorkspaceID}, {"project_id", f.ProjectID}, {"domain", f.Domain}} {
-		if ax.v != "" {
-			stmt += " AND (m." + ax.col + " IS NULL OR m." + ax.col + " = ?)"
-			args = append(args, ax.v)
-		}
-	}
-	stmt += " ORDER BY 2 DESC, m.id LIMIT ?"
-	args = append(args, k)
-	rows, err := s.db.QueryContext(ctx, stmt, args...)
-	if err != nil {
-		return nil, fmt.Errorf("lexical search: %w", describe(err))
-	}
-	defer rows.Close()
-	var hits []retrieve.Hit
-	for rows.Next() {
-		var h retrieve.Hit
-		if err := rows.Scan(&h.ID, &h.Score); err != nil {
-			return nil, fmt.Errorf("lexical search: %w", err)
-		}
-		hits = append(hits, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("lexical search: %w", describe(err))
-	}
-	return hits, nil
-}
-
-// matchExpr turns free text into an FTS5 expression: the query's distinct
-// words, each quoted (so no word is read as an operator), joined by OR.
-func matchExpr(query string) string {
-	var terms []string
-	seen := map[string]bool{}
-	for tok := range embed.Tokens(query) {
-		if seen[tok] {
-			continue
-		}
-		seen[tok] = true
-		terms = append(terms, `"`+strings.ReplaceAll(tok, `"`, `""`)+`"`)
-		if len(terms) == MaxQueryTerms {
-			break
-		}
-	}
-	return strings.Join(terms, " OR ")
-}
-
 // Revoke marks a memory revoked at the given time with a reason and returns
 // the updated memory. Revoking a revoked memory keeps the first revocation.
 func (s *Store) Revoke(ctx context.Context, id, reason string, at time.Time) (memory.Memory, error) {
@@ -832,7 +757,7 @@ func (s *Store) Descendants(ctx context.Context, ids []string) ([]string, error)
 // ScanEntries calls fn for the index entry of every non-revoked memory, in
 // insertion order. It is how an in-memory index is rebuilt on open.
 func (s *Store) ScanEntries(ctx context.Context, fn func(retrieve.Entry) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, user_id, workspace_id, project_id, domain, embedding
+	rows, err := s.db.QueryContext(ctx, `SELECT id, user_id, workspace_id, project_id, domain, text, embedding
 		FROM memories WHERE revoked = 0 ORDER BY seq`)
 	if err != nil {
 		return fmt.Errorf("load vectors: %w", describe(err))
@@ -842,7 +767,7 @@ func (s *Store) ScanEntries(ctx context.Context, fn func(retrieve.Entry) error) 
 		var e retrieve.Entry
 		var ws, proj, dom sql.NullString
 		var raw []byte
-		if err := rows.Scan(&e.ID, &e.UserID, &ws, &proj, &dom, &raw); err != nil {
+		if err := rows.Scan(&e.ID, &e.UserID, &ws, &proj, &dom, &e.Text, &raw); err != nil {
 			return fmt.Errorf("load vectors: %w", describe(err))
 		}
 		e.WorkspaceID, e.ProjectID, e.Domain = ws.String, proj.String, dom.String

@@ -14,7 +14,6 @@ import (
 
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
-	"github.com/memgate/memgate/retrieve"
 )
 
 var (
@@ -181,79 +180,6 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 	}
 }
 
-func ids(hits []retrieve.Hit) []string {
-	var out []string
-	for _, h := range hits {
-		out = append(out, h.ID)
-	}
-	return out
-}
-
-func TestLexicalScope(t *testing.T) {
-	s, _ := openTemp(t)
-	var batch []memory.Memory
-	// Many of another user's memories match better than alice's.
-	for i := range 50 {
-		batch = append(batch, mem(fmt.Sprintf("bob%d", i), "bob", "invoice invoice invoice for the Acme contract"))
-	}
-	a1 := mem("a1", "alice", "Acme invoice is overdue")
-	a1.ProjectID = "acme"
-	a2 := mem("a2", "alice", "Send the Acme invoice reminder")
-	a2.ProjectID = "globex"
-	a3 := mem("a3", "alice", "Every invoice goes through finance") // unscoped
-	a4 := mem("a4", "alice", "Old invoice process")
-	a4.Revoked, a4.RevokedAt = true, t0
-	batch = append(batch, a1, a2, a3, a4)
-	insert(t, s, batch...)
-
-	tests := []struct {
-		f    memory.Filter
-		q    string
-		want []string
-	}{
-		{memory.Filter{UserID: "alice"}, "acme invoice", []string{"a1", "a2", "a3"}},
-		{memory.Filter{UserID: "alice", ProjectID: "acme"}, "acme invoice", []string{"a1", "a3"}},
-		{memory.Filter{UserID: "alice", ProjectID: "initech"}, "invoice", []string{"a3"}},
-		{memory.Filter{UserID: "carol"}, "invoice", nil},
-		{memory.Filter{UserID: "alice"}, `"OR" NEAR( acme* -`, []string{"a1", "a2"}}, // operators are quoted, not parsed
-		{memory.Filter{UserID: "alice"}, "!!!", nil},
-	}
-	for _, tt := range tests {
-		hits, err := s.Lexical(ctx, tt.f, tt.q, 10)
-		if err != nil {
-			t.Fatalf("%+v %q: %v", tt.f, tt.q, err)
-		}
-		got := ids(hits)
-		if strings.Join(got, ",") != strings.Join(tt.want, ",") && !sameSet(got, tt.want) {
-			t.Fatalf("%+v %q: got %v, want %v", tt.f, tt.q, got, tt.want)
-		}
-		for _, h := range hits {
-			if h.Score <= 0 {
-				t.Fatalf("BM25 score %v should be positive", h.Score)
-			}
-		}
-	}
-	if _, err := s.Lexical(ctx, memory.Filter{}, "x", 1); err == nil {
-		t.Fatal("lexical search without a user accepted")
-	}
-}
-
-func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	m := map[string]bool{}
-	for _, x := range a {
-		m[x] = true
-	}
-	for _, x := range b {
-		if !m[x] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestList(t *testing.T) {
 	s, _ := openTemp(t)
 	for i := range 7 {
@@ -306,9 +232,6 @@ func TestRevokeAndForget(t *testing.T) {
 	if _, err := s.Revoke(ctx, "nope", "", t0); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("revoke unknown: %v", err)
 	}
-	if hits, _ := s.Lexical(ctx, memory.Filter{UserID: "u1"}, "revocable", 5); len(hits) != 0 {
-		t.Fatalf("revoked memory still found: %v", hits)
-	}
 
 	ts, err := s.Forget(ctx, "s1", "GDPR request", t0)
 	if err != nil || ts.UserID != "u1" {
@@ -316,9 +239,6 @@ func TestRevokeAndForget(t *testing.T) {
 	}
 	if _, err := s.GetOne(ctx, "s1", false); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "forgotten at") {
 		t.Fatalf("get forgotten: %v", err)
-	}
-	if hits, _ := s.Lexical(ctx, memory.Filter{UserID: "u1"}, "zebracorn safe code", 5); len(hits) != 0 {
-		t.Fatalf("forgotten text still in the full-text index: %v", hits)
 	}
 	if d, err := s.Descendants(ctx, []string{"s1"}); err != nil || strings.Join(d, ",") != "c1,g1" {
 		t.Fatalf("descendants of the forgotten memory = %v, %v", d, err)

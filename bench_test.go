@@ -1,0 +1,130 @@
+package memgate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memgate/memgate/memory"
+)
+
+// synth makes n realistic-length memories for one user from a fixed
+// vocabulary, deterministically.
+func synth(user string, n int, seed uint64) []memory.Memory {
+	words := strings.Fields(`project deadline invoice client meeting doctor appointment family dinner
+		budget report deploy service database migration review contract insurance claim school
+		holiday flight hotel password account bank transfer salary tax refund recipe allergy
+		medication birthday gift garden car repair lawyer landlord rent lease quarterly sprint
+		release bug customer support ticket roadmap design hiring interview onboarding laptop
+		backup server outage incident postmortem vendor payment supplier shipment warehouse
+		prefers always never morning evening weekly monthly urgent confidential shared private`)
+	names := []string{"Alex", "Sam", "John", "Maria", "Acme", "Globex", "Initech", "Priya", "Chen", "Lena"}
+	domains := []string{"work", "family", "health", "finance", "travel", ""}
+	r := rand.New(rand.NewPCG(seed, 42))
+	ms := make([]memory.Memory, n)
+	for i := range ms {
+		var b strings.Builder
+		b.WriteString(names[r.IntN(len(names))])
+		for range 8 + r.IntN(14) {
+			b.WriteByte(' ')
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		ms[i] = memory.Memory{
+			ID: fmt.Sprintf("%s-%d", user, i), UserID: user, Text: b.String(),
+			ProjectID: fmt.Sprintf("p%d", r.IntN(8)), Domain: domains[r.IntN(len(domains))],
+		}
+	}
+	return ms
+}
+
+func addAll(b *testing.B, e *Engine, ms []memory.Memory) {
+	for start := 0; start < len(ms); start += 5000 {
+		if _, err := e.AddBatch(ctx, ms[start:min(start+5000, len(ms))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAddBatch adds batches of 1,000 memories with the builtin embedder,
+// each batch one durable transaction.
+func BenchmarkAddBatch(b *testing.B) {
+	e, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	const batch = 1000
+	ms := synth("u", batch, 1)
+	i := 0
+	for b.Loop() {
+		for j := range ms {
+			ms[j].ID = fmt.Sprintf("m%d-%d", i, j)
+		}
+		i++
+		if _, err := e.AddBatch(ctx, ms); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "memories/s")
+}
+
+// BenchmarkSearch20k searches one user with 20,000 memories (in a store that
+// also holds other users) for k=50 candidates: embedding the query, vector
+// and BM25 search, fusion, and reading the 50 records back.
+func BenchmarkSearch20k(b *testing.B) {
+	e, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	addAll(b, e, synth("big", 20000, 2))
+	addAll(b, e, synth("other", 5000, 3))
+	queries := []string{
+		"when is the quarterly report deadline for the Acme client",
+		"John doctor appointment and medication allergy",
+		"deploy the database migration after the incident review",
+		"holiday flight and hotel budget",
+	}
+	for _, tc := range []struct {
+		name  string
+		scope memory.Filter
+	}{{"user", memory.Filter{UserID: "big"}}, {"user+project", memory.Filter{UserID: "big", ProjectID: "p3"}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				cs, err := e.Search(ctx, Query{Scope: tc.scope, Text: queries[i%len(queries)], K: 50})
+				if err != nil || len(cs) != 50 {
+					b.Fatalf("search: %d candidates, %v", len(cs), err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkOpen100k opens a store of 100,000 memories (20 users) and loads its
+// vectors into the index: the start-up cost of the embedded engine.
+func BenchmarkOpen100k(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "bench.db")
+	e, err := Open(ctx, path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for u := range 20 {
+		addAll(b, e, synth(fmt.Sprintf("user%d", u), 5000, uint64(u)))
+	}
+	e.Close()
+	for b.Loop() {
+		e, err := Open(ctx, path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st, _ := e.Stats(ctx); st.Indexed != 100000 {
+			b.Fatalf("indexed %d", st.Indexed)
+		}
+		e.Close()
+	}
+}

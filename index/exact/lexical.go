@@ -1,0 +1,159 @@
+package exact
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
+)
+
+// BM25 parameters: the usual defaults of Robertson and Zaragoza.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// posting is one occurrence list entry: a row of the shard and how often the
+// term occurs in it.
+type posting struct {
+	row int32
+	tf  uint16
+}
+
+// lexical is the full-text half of a shard: an inverted index over the same
+// rows as the vectors, so both searches share the scope enforcement.
+type lexical struct {
+	termIDs  map[string]uint32
+	postings [][]posting // by term id
+	docTerms [][]uint32  // by row: the distinct term ids of the row
+	docLen   []int32
+	totalLen int64
+}
+
+// analyze returns the distinct content terms of text and their counts.
+// Stopwords are left out: they match nearly every memory and carry almost no
+// BM25 weight, so indexing them would only slow queries down.
+func analyze(text string) (map[string]int, int) {
+	counts := map[string]int{}
+	n := 0
+	for tok := range embed.Tokens(text) {
+		if embed.IsStopword(tok) {
+			continue
+		}
+		counts[tok]++
+		n++
+	}
+	return counts, n
+}
+
+func (l *lexical) add(row int32, text string) {
+	if l.termIDs == nil {
+		l.termIDs = map[string]uint32{}
+	}
+	counts, n := analyze(text)
+	terms := make([]uint32, 0, len(counts))
+	for tok, c := range counts {
+		id, ok := l.termIDs[tok]
+		if !ok {
+			id = uint32(len(l.postings))
+			l.termIDs[tok] = id
+			l.postings = append(l.postings, nil)
+		}
+		l.postings[id] = append(l.postings[id], posting{row: row, tf: uint16(min(c, math.MaxUint16))})
+		terms = append(terms, id)
+	}
+	l.docTerms = append(l.docTerms, terms)
+	l.docLen = append(l.docLen, int32(n))
+	l.totalLen += int64(n)
+}
+
+// remove drops row's postings and then moves row last into its place, as the
+// vector slab does.
+func (l *lexical) remove(row, last int32) {
+	for _, t := range l.docTerms[row] {
+		l.postings[t] = dropRow(l.postings[t], row)
+	}
+	l.totalLen -= int64(l.docLen[row])
+	if row != last {
+		for _, t := range l.docTerms[last] {
+			for i := range l.postings[t] {
+				if l.postings[t][i].row == last {
+					l.postings[t][i].row = row
+					break
+				}
+			}
+		}
+		l.docTerms[row], l.docLen[row] = l.docTerms[last], l.docLen[last]
+	}
+	l.docTerms, l.docLen = l.docTerms[:last], l.docLen[:last]
+}
+
+func dropRow(ps []posting, row int32) []posting {
+	for i := range ps {
+		if ps[i].row == row {
+			ps[i] = ps[len(ps)-1]
+			return ps[:len(ps)-1]
+		}
+	}
+	return ps
+}
+
+// MaxQueryTerms bounds the distinct words of a lexical query.
+const MaxQueryTerms = 32
+
+// Lexical returns the k memories of f.UserID inside f's scope with the best
+// BM25 score for query's words, best first. Scores are positive; memories
+// sharing no content word with the query are not returned.
+func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error) {
+	if f.UserID == "" {
+		return nil, fmt.Errorf("exact index: lexical search needs a userId")
+	}
+	if k <= 0 {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	counts, _ := analyze(query)
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	s := x.users[f.UserID]
+	if s == nil || len(counts) == 0 {
+		return nil, nil
+	}
+	n := len(s.ids)
+	avgLen := float64(s.lex.totalLen) / float64(n)
+	if avgLen == 0 {
+		return nil, nil
+	}
+	scores := make([]float32, n)
+	used := 0
+	for tok := range counts {
+		id, ok := s.lex.termIDs[tok]
+		if !ok || len(s.lex.postings[id]) == 0 {
+			continue
+		}
+		if used++; used > MaxQueryTerms {
+			break
+		}
+		ps := s.lex.postings[id]
+		df := float64(len(ps))
+		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
+		for _, p := range ps {
+			tf := float64(p.tf)
+			norm := bm25K1 * (1 - bm25B + bm25B*float64(s.lex.docLen[p.row])/avgLen)
+			scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + norm))
+		}
+	}
+	want := [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
+	top := topK{k: k}
+	for row, sc := range scores {
+		if sc > 0 && inScope(s.scopes[row], want) {
+			top.offer(sc, int32(row))
+		}
+	}
+	return top.hits(s), nil
+}
