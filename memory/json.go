@@ -77,11 +77,10 @@ func (m *Memory) UnmarshalJSON(data []byte) error {
 			errs = append(errs, &FieldError{d.field, err.Error()})
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
+	// Keep what did decode, so that a caller can report the remaining
+	// fields' problems too; the error still rejects the record.
 	*m = out
-	return nil
+	return errors.Join(errs...)
 }
 
 // ParseTime parses a timestamp as RFC 3339 (with or without fractional
@@ -142,7 +141,9 @@ type LineError struct {
 	Err  error
 }
 
-func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Error() string {
+	return fmt.Sprintf("line %d: %s", e.Line, strings.ReplaceAll(e.Err.Error(), "\n", "; "))
+}
 func (e *LineError) Unwrap() error { return e.Err }
 
 // Decoder reads memories from JSON Lines: one JSON object per line, blank
@@ -201,8 +202,12 @@ func DecodeRecord(raw []byte) (Memory, error) {
 	var m Memory
 	if err := json.Unmarshal(raw, &m); err != nil {
 		var se *json.SyntaxError
-		if errors.As(err, &se) {
+		var fe *FieldError
+		switch {
+		case errors.As(err, &se):
 			return Memory{}, jsonFieldError(err)
+		case errors.As(err, &fe): // bad enum or date: report the other fields' problems too
+			return Memory{}, errors.Join(err, m.Validate())
 		}
 		return Memory{}, err
 	}

@@ -1,0 +1,427 @@
+// Package cli implements the memgate command line. It parses flags, calls the
+// library, and prints results; it holds no logic of its own.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/embed/openai"
+	"github.com/memgate/memgate/memory"
+)
+
+// usageError marks errors in how the command was called (exit status 2).
+type usageError struct{ error }
+
+// env carries the global flags and the streams.
+type env struct {
+	db       string
+	embedder string
+	in       io.Reader
+	out, err io.Writer
+}
+
+// Main runs the command line with args and returns the exit status: 0 on
+// success, 1 when the operation failed, 2 for a usage error.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	e := &env{in: stdin, out: stdout, err: stderr}
+	root := e.root()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "memgate: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "flag") {
+		return 2
+	}
+	return 1
+}
+
+func (e *env) root() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "memgate",
+		Short: "Long-term memory for AI agents, with a read path that is a trust boundary",
+		Long: `memgate stores an agent's long-term memories with their trust metadata
+(scope, source authority, kind, classification, validity, lineage) and
+retrieves scoped candidates for a task. Candidates are not yet trusted:
+admission decides what may enter a model's context.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&e.db, "db", "memgate.db", "path of the store (a SQLite file)")
+	root.PersistentFlags().StringVar(&e.embedder, "embedder", "builtin",
+		"embedder: builtin (offline) or openai (any OpenAI-compatible server; configured by "+openai.EnvBaseURL+", "+openai.EnvModel+", "+openai.EnvAPIKey+")")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(e.addCmd(), e.importCmd(), e.exportCmd(), e.getCmd(), e.listCmd(), e.searchCmd(),
+		e.revokeCmd(), e.forgetCmd(), e.supersedeCmd(), e.reembedCmd(), e.statsCmd(), e.demoCmd())
+	return root
+}
+
+// makeEmbedder builds the embedder named by --embedder (or --to).
+func makeEmbedder(ctx context.Context, name string) (memgate.Embedder, error) {
+	switch name {
+	case "builtin", "":
+		return embed.NewBuiltin(), nil
+	case "openai":
+		cfg, err := openai.ConfigFromEnv()
+		if err != nil {
+			return nil, err
+		}
+		return openai.New(ctx, cfg)
+	}
+	return nil, usageError{fmt.Errorf("--embedder %q: want builtin or openai", name)}
+}
+
+func (e *env) open(ctx context.Context) (*memgate.Engine, error) {
+	emb, err := makeEmbedder(ctx, e.embedder)
+	if err != nil {
+		return nil, err
+	}
+	return memgate.Open(ctx, e.db, &memgate.Options{Embedder: emb})
+}
+
+// withEngine opens the store, runs fn, and closes the store.
+func (e *env) withEngine(cmd *cobra.Command, fn func(ctx context.Context, eng *memgate.Engine) error) error {
+	ctx := cmd.Context()
+	eng, err := e.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	return fn(ctx, eng)
+}
+
+func (e *env) printJSON(v any) error {
+	enc := json.NewEncoder(e.out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// scopeFlags binds the user and scope filter flags shared by several commands.
+func scopeFlags(cmd *cobra.Command, f *memory.Filter) {
+	cmd.Flags().StringVar(&f.UserID, "user", "", "user id")
+	cmd.Flags().StringVar(&f.WorkspaceID, "workspace", "", "workspace filter (unscoped memories match too)")
+	cmd.Flags().StringVar(&f.ProjectID, "project", "", "project filter (unscoped memories match too)")
+	cmd.Flags().StringVar(&f.Domain, "domain", "", "domain filter, e.g. work, family, health (unscoped memories match too)")
+}
+
+func requireUser(f memory.Filter) error {
+	if f.UserID == "" {
+		return usageError{errors.New("--user is required")}
+	}
+	return nil
+}
+
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError{fmt.Errorf("want %s, got %d argument(s)", what, len(args))}
+		}
+		return nil
+	}
+}
+
+func (e *env) addCmd() *cobra.Command {
+	var (
+		m                              memory.Memory
+		auth, kind, class, exp, create string
+		asJSON                         bool
+	)
+	cmd := &cobra.Command{
+		Use:   "add [--user U] [flags] TEXT...",
+		Short: "Add one memory",
+		Example: `  memgate add --user alex --domain health --authority user_confirmed --kind event \
+      --classification restricted --expires 2026-07-01 "Blood test on Friday at 9"`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if m.Text == "" {
+				m.Text = strings.Join(args, " ")
+			}
+			var errs []error
+			var err error
+			if m.SourceAuthority, err = memory.ParseAuthority(auth); err != nil {
+				errs = append(errs, fmt.Errorf("--authority: %w", err))
+			}
+			if m.Kind, err = memory.ParseKind(kind); err != nil {
+				errs = append(errs, fmt.Errorf("--kind: %w", err))
+			}
+			if m.Classification, err = memory.ParseClassification(class); err != nil {
+				errs = append(errs, fmt.Errorf("--classification: %w", err))
+			}
+			if m.ExpiresAt, err = memory.ParseTime(exp); err != nil {
+				errs = append(errs, fmt.Errorf("--expires: %w", err))
+			}
+			if m.CreatedAt, err = memory.ParseTime(create); err != nil {
+				errs = append(errs, fmt.Errorf("--created: %w", err))
+			}
+			if err := errors.Join(errs...); err != nil {
+				return usageError{err}
+			}
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				got, err := eng.Add(ctx, m)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return e.printJSON(got)
+				}
+				fmt.Fprintln(e.out, got.ID)
+				return nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&m.ID, "id", "", "memory id (default: a new UUIDv7)")
+	f.StringVar(&m.Text, "text", "", "memory text (or give it as arguments)")
+	f.StringVar(&m.UserID, "user", "", "owner's user id (required)")
+	f.StringVar(&m.WorkspaceID, "workspace", "", "workspace id")
+	f.StringVar(&m.ProjectID, "project", "", "project id")
+	f.StringVar(&m.Domain, "domain", "", "life domain, e.g. work, family, health, finance")
+	f.StringVar(&auth, "authority", "", "source authority: system, user_confirmed, tool_verified, model_inferred, external")
+	f.StringVar(&kind, "kind", "", "kind: fact, preference, event, rule, procedure, tool_experience")
+	f.StringVar(&class, "classification", "", "classification: public, internal, confidential, restricted")
+	f.StringVar(&create, "created", "", "creation time (RFC 3339 or YYYY-MM-DD; default now)")
+	f.StringVar(&exp, "expires", "", "expiry time (RFC 3339 or YYYY-MM-DD)")
+	f.StringSliceVar(&m.LineageRefs, "lineage", nil, "ids of the memories this one was derived from")
+	f.StringSliceVar(&m.Supersedes, "supersedes", nil, "ids of the memories this one replaces")
+	f.StringSliceVar(&m.Audience, "audience", nil, "principal ids or role:NAME allowed to receive it")
+	f.BoolVar(&asJSON, "json", false, "print the stored memory as JSON")
+	return cmd
+}
+
+func (e *env) getCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "get ID",
+		Short: "Show one memory",
+		Args:  exactArgs(1, "one memory id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				m, err := eng.Get(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return e.printJSON(m)
+				}
+				printMemory(e.out, &m)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+func (e *env) listCmd() *cobra.Command {
+	var (
+		o      memgate.ListOptions
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "list [--user U] [filters]",
+		Short: "List stored memories in insertion order",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.Limit < 0 {
+				return usageError{errors.New("--limit must not be negative")}
+			}
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				p, err := eng.List(ctx, o)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					if p.Memories == nil {
+						p.Memories = []memory.Memory{}
+					}
+					return e.printJSON(p.Memories)
+				}
+				for i := range p.Memories {
+					printMemoryLine(e.out, &p.Memories[i])
+				}
+				if p.Next != 0 {
+					fmt.Fprintf(e.err, "(more: raise --limit)\n")
+				}
+				return nil
+			})
+		},
+	}
+	scopeFlags(cmd, &o.Scope)
+	cmd.Flags().BoolVar(&o.IncludeRevoked, "revoked", false, "include revoked memories")
+	cmd.Flags().IntVar(&o.Limit, "limit", 100, "most memories to list (0 for all)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as a JSON array")
+	return cmd
+}
+
+func (e *env) searchCmd() *cobra.Command {
+	var (
+		q      memgate.Query
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "search --user U --query TEXT [-k N] [filters]",
+		Short: "Retrieve a user's candidate memories for a task",
+		Long: `Retrieve the top k candidate memories of one user for a task, by fusing
+vector similarity and BM25. Candidates are what similarity proposes, not
+what is safe to inject: each is shown with the metadata admission needs.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if q.Text == "" {
+				q.Text = strings.Join(args, " ")
+			}
+			if err := requireUser(q.Scope); err != nil {
+				return err
+			}
+			if q.Text == "" {
+				return usageError{errors.New("--query is required")}
+			}
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				cs, err := eng.Search(ctx, q)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					if cs == nil {
+						cs = []memgate.Candidate{}
+					}
+					return e.printJSON(cs)
+				}
+				printCandidates(e.out, cs, time.Now())
+				return nil
+			})
+		},
+	}
+	scopeFlags(cmd, &q.Scope)
+	cmd.Flags().StringVarP(&q.Text, "query", "q", "", "task or query text (or give it as arguments)")
+	cmd.Flags().IntVarP(&q.K, "k", "k", memgate.DefaultK, "number of candidates")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print candidates as JSON")
+	return cmd
+}
+
+func (e *env) revokeCmd() *cobra.Command {
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "revoke ID --reason TEXT",
+		Short: "Withdraw a memory: it stops being a candidate at once; its record stays for audit",
+		Args:  exactArgs(1, "one memory id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				m, err := eng.Revoke(ctx, args[0], reason)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.out, "revoked %s at %s\n", m.ID, m.RevokedAt.Format(time.RFC3339))
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "why it is revoked (kept in the record)")
+	return cmd
+}
+
+func (e *env) forgetCmd() *cobra.Command {
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "forget ID",
+		Short: "Delete a memory's text and vector for good, leaving a tombstone",
+		Args:  exactArgs(1, "one memory id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				t, err := eng.Forget(ctx, args[0], reason)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.out, "forgot %s (user %s) at %s\n", t.ID, t.UserID, t.ForgottenAt.Format(time.RFC3339))
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "why it is forgotten (kept in the tombstone)")
+	return cmd
+}
+
+func (e *env) supersedeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "supersede NEW_ID OLD_ID...",
+		Short: "Record that one memory replaces older ones of the same user",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) < 2 {
+				return usageError{errors.New("want a new memory id and at least one old id")}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				return eng.Supersede(ctx, args[0], args[1:]...)
+			})
+		},
+	}
+}
+
+func (e *env) statsCmd() *cobra.Command {
+	var asJSON, check bool
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Summarise the store",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				if check {
+					if err := eng.Store().Check(ctx); err != nil {
+						return err
+					}
+				}
+				st, err := eng.Stats(ctx)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return e.printJSON(st)
+				}
+				fmt.Fprintf(e.out, "store        %s (schema v%d, %s)\n", st.Path, st.Schema, humanBytes(st.FileBytes))
+				fmt.Fprintf(e.out, "embedder     %s\n", st.Embedder)
+				fmt.Fprintf(e.out, "memories     %d (%d revoked, %d expired) of %d users; %d indexed\n", st.Memories, st.Revoked, st.Expired, st.Users, st.Indexed)
+				fmt.Fprintf(e.out, "forgotten    %d tombstones\n", st.Tombstones)
+				fmt.Fprintf(e.out, "relations    %d lineage links, %d supersessions\n", st.Lineage, st.Supersede)
+				for _, a := range append(memory.Authorities, "unknown") {
+					if n := st.ByAuth[string(a)]; n > 0 {
+						fmt.Fprintf(e.out, "  %-15s %d\n", a, n)
+					}
+				}
+				if check {
+					fmt.Fprintln(e.out, "integrity    ok")
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.Flags().BoolVar(&check, "check", false, "also run a full integrity check of the file")
+	return cmd
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
