@@ -10,7 +10,7 @@ import (
 )
 
 type result struct {
-	code          int
+	code           int
 	stdout, stderr string
 }
 
