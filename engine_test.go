@@ -346,3 +346,58 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("revoked memory came back through skip-import: %v", got)
 	}
 }
+
+// Concurrent adds, searches and revocations must be race-free (run with
+// -race) and leave the index agreeing with the store.
+func TestConcurrentUse(t *testing.T) {
+	e, _ := openTemp(t, nil)
+	done := make(chan error, 8)
+	for w := range 4 {
+		go func() {
+			for i := range 25 {
+				id := fmt.Sprintf("w%d-%d", w, i)
+				if _, err := e.Add(ctx, memory.Memory{ID: id, UserID: "u", Text: fmt.Sprintf("note %d from worker %d about deploys", i, w)}); err != nil {
+					done <- err
+					return
+				}
+				if i%5 == 0 {
+					if _, err := e.Revoke(ctx, id, "test"); err != nil {
+						done <- err
+						return
+					}
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		go func() {
+			for range 50 {
+				cs, err := e.Search(ctx, Query{Scope: memory.Filter{UserID: "u"}, Text: "deploys note", K: 20})
+				if err != nil {
+					done <- err
+					return
+				}
+				for _, c := range cs {
+					if c.Memory.Revoked {
+						done <- fmt.Errorf("revoked %s returned", c.Memory.ID)
+						return
+					}
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := e.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Memories != 100 || st.Revoked != 20 || st.Indexed != 80 {
+		t.Fatalf("stats after concurrent use: %+v", st)
+	}
+}
