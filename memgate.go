@@ -96,6 +96,7 @@ type EmbedderMismatchError struct {
 	Store, Embedder embed.Identity
 }
 
+// Error says which embedders differ and how to migrate the store.
 func (e *EmbedderMismatchError) Error() string {
 	return fmt.Sprintf("the store's memories were embedded with %s but this engine uses %s; "+
 		"open it with the same embedder, or migrate it with `memgate reembed`", e.Store, e.Embedder)

@@ -38,6 +38,7 @@ type ImportError struct {
 // MaxImportErrors bounds how many line errors an ImportError keeps.
 const MaxImportErrors = 20
 
+// Error lists the bad lines, one per line, after a summary.
 func (e *ImportError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "import rejected, nothing stored: %d bad line(s)", e.Total)

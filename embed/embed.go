@@ -22,6 +22,7 @@ type Identity struct {
 	Dim  int    `json:"dim"`
 }
 
+// String renders the identity as "name (dim N)" for messages.
 func (id Identity) String() string { return fmt.Sprintf("%s (dim %d)", id.Name, id.Dim) }
 
 // Normalize scales v to unit length in place, so that a dot product of two

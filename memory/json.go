@@ -141,9 +141,12 @@ type LineError struct {
 	Err  error
 }
 
+// Error renders the problem on one line, prefixed by its line number.
 func (e *LineError) Error() string {
 	return fmt.Sprintf("line %d: %s", e.Line, strings.ReplaceAll(e.Err.Error(), "\n", "; "))
 }
+
+// Unwrap returns the problem without its line number.
 func (e *LineError) Unwrap() error { return e.Err }
 
 // Decoder reads memories from JSON Lines: one JSON object per line, blank

@@ -85,6 +85,7 @@ type FieldError struct {
 	Problem string
 }
 
+// Error renders the problem as "field: problem".
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 
 func fieldErr(field, format string, args ...any) error {

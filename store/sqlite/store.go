@@ -263,7 +263,10 @@ type ItemError struct {
 	Err   error
 }
 
+// Error names the memory by position and id.
 func (e *ItemError) Error() string { return fmt.Sprintf("memory %d (%s): %v", e.Index, e.ID, e.Err) }
+
+// Unwrap returns the problem without the memory's position.
 func (e *ItemError) Unwrap() error { return e.Err }
 
 func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict OnConflict, progress func(int)) (int, error) {
@@ -950,6 +953,7 @@ func nullTime(t time.Time) any {
 // sqlNullString scans a nullable text column into a plain string.
 type sqlNullString struct{ s *string }
 
+// Scan implements sql.Scanner.
 func (n *sqlNullString) Scan(v any) error {
 	switch x := v.(type) {
 	case nil:
