@@ -1,0 +1,294 @@
+// Package admit is the second stage of memgate's read path: it decides, for
+// each retrieved candidate, whether it may enter the model's context for this
+// task, and under which constraints. A hard policy envelope runs first
+// (package policy) and a gate after it; the gate may only lower a decision.
+// Every decision carries at least one stable, machine-readable reason.
+package admit
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/memgate/memgate/memory"
+)
+
+// Intent is what the task is for.
+type Intent string
+
+// Intents.
+const (
+	IntentAnswer    Intent = "answer"
+	IntentPlan      Intent = "plan"
+	IntentWrite     Intent = "write"
+	IntentSend      Intent = "send"
+	IntentExecute   Intent = "execute"
+	IntentConfigure Intent = "configure"
+)
+
+// Intents lists every valid intent.
+var Intents = []Intent{IntentAnswer, IntentPlan, IntentWrite, IntentSend, IntentExecute, IntentConfigure}
+
+// ToolRisk is how much harm the task's tools can do.
+type ToolRisk string
+
+// Tool risks, least to most dangerous.
+const (
+	RiskNone               ToolRisk = "none"
+	RiskReadOnly           ToolRisk = "read_only"
+	RiskWritesLocal        ToolRisk = "writes_local"
+	RiskExternalSideEffect ToolRisk = "external_side_effect"
+	RiskPrivileged         ToolRisk = "privileged"
+)
+
+// ToolRisks lists every valid tool risk, least dangerous first.
+var ToolRisks = []ToolRisk{RiskNone, RiskReadOnly, RiskWritesLocal, RiskExternalSideEffect, RiskPrivileged}
+
+// Rank orders tool risks; higher is more dangerous.
+func (r ToolRisk) Rank() int { return slices.Index(ToolRisks, r) }
+
+// High reports whether r can change the world outside the agent:
+// external_side_effect or privileged.
+func (r ToolRisk) High() bool { return r == RiskExternalSideEffect || r == RiskPrivileged }
+
+// ParseIntent parses an intent name; empty means answer.
+func ParseIntent(s string) (Intent, error) {
+	if s == "" {
+		return IntentAnswer, nil
+	}
+	return parse(s, Intents)
+}
+
+// ParseToolRisk parses a tool risk name; empty means none.
+func ParseToolRisk(s string) (ToolRisk, error) {
+	if s == "" {
+		return RiskNone, nil
+	}
+	return parse(s, ToolRisks)
+}
+
+// ParseDecision parses a decision name.
+func ParseDecision(s string) (Decision, error) { return parse(s, Decisions) }
+
+func parse[T ~string](s string, allowed []T) (T, error) {
+	for _, a := range allowed {
+		if string(a) == s {
+			return a, nil
+		}
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return "", fmt.Errorf("unknown value %q (allowed: %s)", s, joinComma(names))
+}
+
+func joinComma(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+// Principal is who asks: in server mode it comes from the authenticated API
+// key, never from the request body.
+type Principal struct {
+	ID    string   `json:"id"`
+	Roles []string `json:"roles,omitempty"`
+}
+
+// Context is the task a set of candidates is judged for.
+type Context struct {
+	TaskID      string    `json:"taskId,omitempty"`
+	Principal   Principal `json:"principal"`
+	UserID      string    `json:"userId"`
+	WorkspaceID string    `json:"workspaceId,omitempty"`
+	ProjectID   string    `json:"projectId,omitempty"`
+	Domain      string    `json:"domain,omitempty"`
+	Intent      Intent    `json:"intent,omitempty"`
+	ToolRisk    ToolRisk  `json:"toolRisk,omitempty"`
+	// RequiredAuthority is the minimum authority a memory needs in this
+	// task; empty means any.
+	RequiredAuthority memory.Authority `json:"requiredAuthority,omitempty"`
+	// Now is the time expiry is judged at; zero means the engine's clock.
+	Now time.Time `json:"now,omitzero"`
+}
+
+// Validate checks the context's fields and fills defaults: intent answer,
+// tool risk none, and the principal's id from the user when it is unset.
+func (c *Context) Validate() error {
+	var errs []string
+	if c.UserID == "" {
+		errs = append(errs, "userId: is required")
+	}
+	if c.Principal.ID == "" {
+		c.Principal.ID = c.UserID
+	}
+	if c.Intent == "" {
+		c.Intent = IntentAnswer
+	} else if _, err := ParseIntent(string(c.Intent)); err != nil {
+		errs = append(errs, "intent: "+err.Error())
+	}
+	if c.ToolRisk == "" {
+		c.ToolRisk = RiskNone
+	} else if _, err := ParseToolRisk(string(c.ToolRisk)); err != nil {
+		errs = append(errs, "toolRisk: "+err.Error())
+	}
+	if _, err := memory.ParseAuthority(string(c.RequiredAuthority)); err != nil {
+		errs = append(errs, "requiredAuthority: "+err.Error())
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("admission context: %s", joinSemi(errs))
+	}
+	return nil
+}
+
+func joinSemi(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += "; "
+		}
+		out += x
+	}
+	return out
+}
+
+// Decision is what may be done with a candidate in this task.
+type Decision string
+
+// Decisions, from least to most restrictive.
+const (
+	// Admit: the memory may enter the context and justify tool calls.
+	Admit Decision = "admit"
+	// AdmitSummaryOnly: a bounded, clearly marked summary may enter the
+	// context; it must not be acted on.
+	AdmitSummaryOnly Decision = "admit_summary_only"
+	// RankDown: kept out of the context unless the caller opts in for a
+	// low-risk answer.
+	RankDown Decision = "rank_down"
+	// Quarantine: kept out and queued for a reviewer.
+	Quarantine Decision = "quarantine"
+	// Deny: kept out.
+	Deny Decision = "deny"
+)
+
+// Decisions lists every decision, least restrictive first.
+var Decisions = []Decision{Admit, AdmitSummaryOnly, RankDown, Quarantine, Deny}
+
+// Severity orders decisions; higher is more restrictive.
+func (d Decision) Severity() int { return slices.Index(Decisions, d) }
+
+// Injectable reports whether the decision lets the memory into the context
+// by default.
+func (d Decision) Injectable() bool { return d == Admit || d == AdmitSummaryOnly }
+
+// Constraints travel with an admitted memory to the context builder and the
+// tool binder.
+type Constraints struct {
+	RequireCitation         bool `json:"requireCitation,omitempty"`
+	RequireUserConfirmation bool `json:"requireUserConfirmation,omitempty"`
+	ForbidToolBinding       bool `json:"forbidToolBinding,omitempty"`
+}
+
+// Merge adds the constraints of o.
+func (c *Constraints) Merge(o Constraints) {
+	c.RequireCitation = c.RequireCitation || o.RequireCitation
+	c.RequireUserConfirmation = c.RequireUserConfirmation || o.RequireUserConfirmation
+	c.ForbidToolBinding = c.ForbidToolBinding || o.ForbidToolBinding
+}
+
+// Reason is a stable machine-readable code explaining a decision. The codes
+// are part of memgate's public interface: they are never renamed.
+type Reason string
+
+// Reason codes of the hard policy envelope.
+const (
+	ReasonAdmitted               Reason = "within_policy"
+	ReasonRevoked                Reason = "memory_revoked"
+	ReasonRevokedSource          Reason = "revoked_source"
+	ReasonForgottenSource        Reason = "forgotten_source"
+	ReasonCrossUser              Reason = "cross_user_scope"
+	ReasonCrossWorkspace         Reason = "cross_workspace_scope"
+	ReasonCrossProject           Reason = "cross_project_scope"
+	ReasonAudience               Reason = "audience_denied"
+	ReasonExpired                Reason = "expired"
+	ReasonSuperseded             Reason = "superseded"
+	ReasonBelowRequiredAuthority Reason = "below_required_authority"
+	ReasonLowAuthorityHighRisk   Reason = "low_authority_high_tool_risk"
+	ReasonRestrictedOutside      Reason = "restricted_outside_domain"
+	ReasonRestrictedExternal     Reason = "restricted_external_side_effect"
+)
+
+// Reason codes of the gate and of operator rules.
+const (
+	ReasonGateLowFit         Reason = "gate_low_fit"
+	ReasonGateDomainMismatch Reason = "gate_domain_mismatch"
+	ReasonInstructionLike    Reason = "instruction_like_content"
+	ReasonGateNeutral        Reason = "gate_neutral"
+	ReasonReviewerApproved   Reason = "reviewer_approved"
+	ReasonReviewerRejected   Reason = "reviewer_rejected"
+	operatorReasonPrefix            = "policy:"
+)
+
+// OperatorReason is the reason code an operator rule named name gives.
+func OperatorReason(code string) Reason { return Reason(operatorReasonPrefix + code) }
+
+// Scores are the numbers that led to a decision.
+type Scores struct {
+	Similarity float64 `json:"similarity"`
+	Lexical    float64 `json:"lexical,omitempty"`
+	Retrieval  float64 `json:"retrieval,omitempty"`
+	// EffectiveAuthority is the lowest authority of the memory and all its
+	// lineage ancestors, the authority decisions use.
+	EffectiveAuthority memory.Authority `json:"effectiveAuthority"`
+	// GateFit is the gate's fit score in [0,1], when a gate scored it.
+	GateFit *float64 `json:"gateFit,omitempty"`
+}
+
+// Result is the decision for one candidate.
+type Result struct {
+	MemoryID    string      `json:"memoryId"`
+	Decision    Decision    `json:"decision"`
+	Reasons     []Reason    `json:"reasons"`
+	Constraints Constraints `json:"constraints"`
+	Scores      Scores      `json:"scores"`
+}
+
+// Restrict moves the result to d if d is more restrictive, merges cs and
+// records reason. Reasons of rules that did not change the decision are kept
+// too: every rule that fired is visible.
+func (r *Result) Restrict(d Decision, reason Reason, cs Constraints) {
+	if d.Severity() > r.Decision.Severity() {
+		r.Decision = d
+	}
+	r.Constraints.Merge(cs)
+	if !slices.Contains(r.Reasons, reason) {
+		r.Reasons = append(r.Reasons, reason)
+	}
+}
+
+// Lineage is what the store knows about a memory's ancestors.
+type Lineage struct {
+	// EffectiveAuthority is the lowest authority among the memory and all
+	// its ancestors (unknown counts as lowest).
+	EffectiveAuthority memory.Authority
+	// RevokedAncestors and ForgottenAncestors name ancestors that were
+	// revoked or forgotten.
+	RevokedAncestors   []string
+	ForgottenAncestors []string
+}
+
+// Candidate is one memory to judge, with what retrieval and the store said
+// of it.
+type Candidate struct {
+	Memory     memory.Memory
+	Similarity float64
+	Lexical    float64
+	Retrieval  float64
+	Lineage    Lineage
+}
