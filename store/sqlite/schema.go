@@ -62,4 +62,56 @@ CREATE TABLE tombstones (
 	reason       TEXT
 ) STRICT;
 `,
+	// v2: the audit trail (append-only, enforced by triggers), the
+	// quarantine queue, and reviewers' verdicts as labelled examples.
+	`
+CREATE TABLE audit_events (
+	seq          INTEGER PRIMARY KEY,
+	kind         TEXT NOT NULL,
+	at           INTEGER NOT NULL,
+	task_id      TEXT,
+	user_id      TEXT,
+	principal_id TEXT,
+	search_id    INTEGER,
+	memory_id    TEXT,
+	decision     TEXT,
+	payload      TEXT NOT NULL
+) STRICT;
+CREATE INDEX audit_by_task ON audit_events(task_id, seq);
+CREATE INDEX audit_by_user ON audit_events(user_id, seq);
+CREATE INDEX audit_by_memory ON audit_events(memory_id, seq);
+CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit_events BEGIN
+	SELECT RAISE(ABORT, 'the audit trail is append-only');
+END;
+CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit_events BEGIN
+	SELECT RAISE(ABORT, 'the audit trail is append-only');
+END;
+
+CREATE TABLE quarantine (
+	seq        INTEGER PRIMARY KEY,
+	memory_id  TEXT NOT NULL,
+	user_id    TEXT NOT NULL,
+	task_id    TEXT,
+	search_id  INTEGER,
+	at         INTEGER NOT NULL,
+	query      TEXT,
+	context    TEXT NOT NULL,
+	reasons    TEXT NOT NULL,
+	status     TEXT NOT NULL DEFAULT 'pending',
+	reviewer   TEXT,
+	verdict_at INTEGER,
+	note       TEXT
+) STRICT;
+CREATE INDEX quarantine_by_status ON quarantine(status, seq);
+
+CREATE TABLE examples (
+	seq       INTEGER PRIMARY KEY,
+	memory_id TEXT NOT NULL,
+	query     TEXT,
+	context   TEXT NOT NULL,
+	label     TEXT NOT NULL,
+	source    TEXT NOT NULL,
+	at        INTEGER NOT NULL
+) STRICT;
+`,
 }

@@ -525,7 +525,10 @@ func (s *Store) loadRelations(ctx context.Context, idList string, byID map[strin
 			func(m *memory.Memory, ref string) { m.LineageRefs = append(m.LineageRefs, ref) }},
 		{"SELECT memory_id, superseded_id FROM supersessions WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, superseded_id",
 			func(m *memory.Memory, ref string) { m.Supersedes = append(m.Supersedes, ref) }},
-		{"SELECT superseded_id, memory_id FROM supersessions WHERE superseded_id IN (SELECT value FROM json_each(?)) ORDER BY superseded_id, memory_id",
+		// Only live (non-revoked) memories supersede: revoking the newer
+		// memory lets the older one stand again.
+		{`SELECT s.superseded_id, s.memory_id FROM supersessions s JOIN memories m ON m.id = s.memory_id AND m.revoked = 0
+			WHERE s.superseded_id IN (SELECT value FROM json_each(?)) ORDER BY s.superseded_id, s.memory_id`,
 			func(m *memory.Memory, ref string) { m.SupersededBy = append(m.SupersededBy, ref) }},
 	}
 	for _, q := range queries {
