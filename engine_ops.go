@@ -2,6 +2,7 @@ package memgate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -181,7 +182,7 @@ func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, 
 		return memory.Memory{}, err
 	}
 	e.index.Remove(m.UserID, id)
-	return m, nil
+	return m, e.auditChange(ctx, "revoke", m.UserID, id, reason)
 }
 
 // Forget deletes a memory's text and vector for good and leaves a tombstone.
@@ -193,7 +194,7 @@ func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombston
 		return t, err
 	}
 	e.index.Remove(t.UserID, id)
-	return t, nil
+	return t, e.auditChange(ctx, "forget", t.UserID, id, reason)
 }
 
 // Supersede records that memory newID replaces each of oldIDs (all of the
@@ -223,4 +224,11 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	n := e.index.Len()
 	e.mu.RUnlock()
 	return Stats{Stats: st, Embedder: e.emb.Identity(), Indexed: n, Path: e.store.Path()}, nil
+}
+
+// auditChange records a revocation or forgetting in the audit trail.
+func (e *Engine) auditChange(ctx context.Context, kind, userID, id, reason string) error {
+	p, _ := json.Marshal(map[string]string{"reason": reason})
+	_, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: kind, At: e.now().UTC(), UserID: userID, MemoryID: id, Payload: p}})
+	return errorf(kind+" "+id+": audit", err)
 }

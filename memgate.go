@@ -29,9 +29,11 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/index/exact"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/policy"
 	"github.com/memgate/memgate/retrieve"
 	"github.com/memgate/memgate/store/sqlite"
 )
@@ -73,9 +75,15 @@ type Options struct {
 	// NewIndex makes the candidate index for a dimension. Default
 	// exact.New.
 	NewIndex func(dim int) Index
-	// Now is the clock used for createdAt, revokedAt and tombstones.
-	// Default time.Now.
+	// Now is the clock used for createdAt, revokedAt, tombstones and
+	// admission contexts without a time. Default time.Now.
 	Now func() time.Time
+	// Policy is the hard policy envelope. Default policy.Default(): the
+	// built-in rules only.
+	Policy *policy.Policy
+	// Gate judges fit after the envelope and can only lower decisions.
+	// Default admit.Neutral{}.
+	Gate admit.Gate
 }
 
 // Engine is a memory store with scoped candidate retrieval. It is safe for
@@ -85,6 +93,8 @@ type Engine struct {
 	emb      Embedder
 	newIndex func(int) Index
 	now      func() time.Time
+	policy   *policy.Policy
+	gate     admit.Gate
 
 	mu    sync.RWMutex // serialises writes so the index follows the store's order
 	index Index
@@ -146,6 +156,12 @@ func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Policy == nil {
+		o.Policy = policy.Default()
+	}
+	if o.Gate == nil {
+		o.Gate = admit.Neutral{}
+	}
 	if id := o.Embedder.Identity(); id.Name == "" || id.Dim <= 0 || id.Dim > memory.MaxEmbeddingDim {
 		return nil, fmt.Errorf("open engine: embedder identity %+v is invalid", id)
 	}
@@ -153,7 +169,7 @@ func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{store: st, emb: o.Embedder, newIndex: o.NewIndex, now: o.Now}, nil
+	return &Engine{store: st, emb: o.Embedder, newIndex: o.NewIndex, now: o.Now, policy: o.Policy, gate: o.Gate}, nil
 }
 
 func (e *Engine) loadIndex(ctx context.Context, dim int) error {

@@ -375,3 +375,45 @@ func TestRefusesForeignAndCorruptFiles(t *testing.T) {
 	}
 	s.Close()
 }
+
+func TestAuditTrailIsAppendOnly(t *testing.T) {
+	s, _ := openTemp(t)
+	if _, err := s.AppendEvents(ctx, []Event{{Kind: "search", At: t0, TaskID: "t", Payload: []byte(`{}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{"UPDATE audit_events SET kind = 'x'", "DELETE FROM audit_events"} {
+		if _, err := s.db.ExecContext(ctx, stmt); err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	if evs, _ := s.Events(ctx, EventFilter{}); len(evs) != 1 {
+		t.Fatalf("events %d", len(evs))
+	}
+}
+
+// A store created by the first schema version is upgraded in place.
+func TestMigratesV1Store(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v1.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(migrations[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = 1", applicationID)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, _ := s.SchemaVersion(ctx); v != len(migrations) {
+		t.Fatalf("schema v%d after open, want v%d", v, len(migrations))
+	}
+	if _, err := s.AppendEvents(ctx, []Event{{Kind: "search", At: t0, Payload: []byte(`{}`)}}); err != nil {
+		t.Fatalf("v2 table missing after migration: %v", err)
+	}
+}

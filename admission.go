@@ -1,0 +1,388 @@
+package memgate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/bind"
+	"github.com/memgate/memgate/inject"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store/sqlite"
+)
+
+// Decided is one candidate with its admission decision.
+type Decided struct {
+	Memory memory.Memory `json:"memory"`
+	admit.Result
+	VectorRank  int `json:"vectorRank,omitempty"`
+	LexicalRank int `json:"lexicalRank,omitempty"`
+}
+
+// Admission is the outcome of admitting one task's candidates: every
+// candidate with its decision, reasons, constraints and scores, in retrieval
+// order. It is recorded in the audit trail under SearchID.
+type Admission struct {
+	SearchID int64         `json:"searchId"`
+	Context  admit.Context `json:"context"`
+	Query    string        `json:"query,omitempty"`
+	Items    []Decided     `json:"items"`
+}
+
+// Admitted returns the items whose decision lets them into the context.
+func (a *Admission) Admitted() []Decided {
+	var out []Decided
+	for _, it := range a.Items {
+		if it.Decision.Injectable() {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Admit retrieves the task's candidates (see Search) and decides each one:
+// the hard policy envelope first, then the gate. q.Scope.UserID defaults to
+// the context's user and must equal it. The search, every decision and the
+// quarantined memories are recorded before Admit returns.
+func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admission, error) {
+	if err := e.checkContext(&actx); err != nil {
+		return nil, errorf("admit", err)
+	}
+	if q.Scope.UserID == "" {
+		q.Scope.UserID = actx.UserID
+	}
+	if q.Scope.UserID != actx.UserID {
+		return nil, fmt.Errorf("admit: scope.userId %q differs from context userId %q: retrieval never crosses users", q.Scope.UserID, actx.UserID)
+	}
+	cands, err := e.Search(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = c.Memory.ID
+	}
+	anc, err := e.store.Ancestors(ctx, ids)
+	if err != nil {
+		return nil, errorf("admit", err)
+	}
+	acs := make([]admit.Candidate, len(cands))
+	for i, c := range cands {
+		acs[i] = admit.Candidate{Memory: c.Memory, Similarity: c.Similarity, Lexical: c.Lexical, Retrieval: c.Score,
+			Lineage: lineageOf(&c.Memory, anc[c.Memory.ID])}
+	}
+	adm, err := e.decide(ctx, actx, q.Text, acs, "search")
+	if err != nil {
+		return nil, err
+	}
+	for i := range adm.Items {
+		adm.Items[i].VectorRank, adm.Items[i].LexicalRank = cands[i].VectorRank, cands[i].LexicalRank
+	}
+	return adm, nil
+}
+
+// GateCandidate is a candidate from the caller's own store, for gate-only use.
+type GateCandidate struct {
+	Memory     memory.Memory `json:"memory"`
+	Similarity float64       `json:"similarity,omitempty"`
+}
+
+// AdmitCandidates decides candidates that the caller retrieved from its own
+// store (Mem0, Qdrant, pgvector, …): memgate acts as the gate between any
+// store and any model. Lineage and supersession are resolved within the
+// given set; a memory whose lineage names an id outside the set counts that
+// source's authority as unknown, the lowest. The decisions are audited like a
+// search's.
+func (e *Engine) AdmitCandidates(ctx context.Context, actx admit.Context, query string, cands []GateCandidate) (*Admission, error) {
+	if err := e.checkContext(&actx); err != nil {
+		return nil, errorf("admit candidates", err)
+	}
+	byID := make(map[string]*memory.Memory, len(cands))
+	ms := make([]memory.Memory, len(cands))
+	for i, c := range cands {
+		m := c.Memory
+		if err := m.Validate(); err != nil {
+			return nil, fmt.Errorf("admit candidates: candidate %d (%s): %w", i, m.ID, err)
+		}
+		if m.ID == "" {
+			return nil, fmt.Errorf("admit candidates: candidate %d: id is required", i)
+		}
+		if _, dup := byID[m.ID]; dup {
+			return nil, fmt.Errorf("admit candidates: candidate %d: id %q repeats", i, m.ID)
+		}
+		ms[i] = m
+		byID[m.ID] = &ms[i]
+	}
+	for i := range ms {
+		if ms[i].Revoked {
+			continue
+		}
+		for _, old := range ms[i].Supersedes {
+			if o, ok := byID[old]; ok && o.UserID == ms[i].UserID && !slices.Contains(o.SupersededBy, ms[i].ID) {
+				o.SupersededBy = append(o.SupersededBy, ms[i].ID)
+			}
+		}
+	}
+	acs := make([]admit.Candidate, len(ms))
+	for i := range ms {
+		acs[i] = admit.Candidate{Memory: ms[i], Similarity: cands[i].Similarity, Lineage: lineageOf(&ms[i], ancestorsIn(ms[i].ID, byID))}
+	}
+	return e.decide(ctx, actx, query, acs, "gate")
+}
+
+// ancestorsIn follows lineage through the given set only.
+func ancestorsIn(id string, byID map[string]*memory.Memory) []sqlite.Ancestor {
+	var out []sqlite.Ancestor
+	seen := map[string]bool{id: true}
+	queue := append([]string(nil), byID[id].LineageRefs...)
+	for len(queue) > 0 {
+		ref := queue[0]
+		queue = queue[1:]
+		if seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		m, ok := byID[ref]
+		if !ok {
+			out = append(out, sqlite.Ancestor{ID: ref}) // unknown source: lowest authority
+			continue
+		}
+		out = append(out, sqlite.Ancestor{ID: ref, Authority: m.SourceAuthority, Revoked: m.Revoked})
+		queue = append(queue, m.LineageRefs...)
+	}
+	return out
+}
+
+// lineageOf computes the effective authority (the lowest of the memory's own
+// and its ancestors'; unknown is lowest) and the revoked and forgotten
+// ancestors.
+func lineageOf(m *memory.Memory, ancestors []sqlite.Ancestor) admit.Lineage {
+	l := admit.Lineage{EffectiveAuthority: m.SourceAuthority}
+	for _, a := range ancestors {
+		if a.Authority.Rank() < l.EffectiveAuthority.Rank() {
+			l.EffectiveAuthority = a.Authority
+		}
+		if a.Forgotten {
+			l.ForgottenAncestors = append(l.ForgottenAncestors, a.ID)
+		} else if a.Revoked {
+			l.RevokedAncestors = append(l.RevokedAncestors, a.ID)
+		}
+	}
+	return l
+}
+
+func (e *Engine) checkContext(actx *admit.Context) error {
+	if err := actx.Validate(); err != nil {
+		return err
+	}
+	if actx.Now.IsZero() {
+		actx.Now = e.now().UTC()
+	}
+	return nil
+}
+
+// decisionPayload is what the audit trail keeps of one decision.
+type decisionPayload struct {
+	Reasons     []admit.Reason    `json:"reasons"`
+	Constraints admit.Constraints `json:"constraints"`
+	Scores      admit.Scores      `json:"scores"`
+}
+
+// topKEntry is what the audit trail keeps of one retrieved candidate: ids
+// and metadata, never the memory's text.
+type topKEntry struct {
+	ID          string           `json:"id"`
+	Similarity  float64          `json:"similarity"`
+	Lexical     float64          `json:"lexical,omitempty"`
+	Authority   memory.Authority `json:"authority,omitempty"`
+	WorkspaceID string           `json:"workspaceId,omitempty"`
+	ProjectID   string           `json:"projectId,omitempty"`
+	Domain      string           `json:"domain,omitempty"`
+}
+
+func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, acs []admit.Candidate, mode string) (*Admission, error) {
+	pl := admit.Pipeline{Policy: e.policy, Gate: e.gate}
+	results, err := pl.Run(ctx, &actx, acs)
+	if err != nil {
+		return nil, errorf("admit", err)
+	}
+	adm := &Admission{Context: actx, Query: query, Items: make([]Decided, len(acs))}
+	top := make([]topKEntry, len(acs))
+	for i, c := range acs {
+		adm.Items[i] = Decided{Memory: c.Memory, Result: results[i]}
+		m := &c.Memory
+		top[i] = topKEntry{ID: m.ID, Similarity: c.Similarity, Lexical: c.Lexical, Authority: m.SourceAuthority,
+			WorkspaceID: m.WorkspaceID, ProjectID: m.ProjectID, Domain: m.Domain}
+	}
+	search, _ := json.Marshal(map[string]any{"mode": mode, "query": query, "context": actx, "topK": top})
+	events := []sqlite.Event{{Kind: "search", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID, PrincipalID: actx.Principal.ID, Payload: search}}
+	var queue []sqlite.QuarantineItem
+	ctxJSON, _ := json.Marshal(actx)
+	for _, r := range results {
+		p, _ := json.Marshal(decisionPayload{Reasons: r.Reasons, Constraints: r.Constraints, Scores: r.Scores})
+		events = append(events, sqlite.Event{Kind: "decision", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
+			PrincipalID: actx.Principal.ID, MemoryID: r.MemoryID, Decision: string(r.Decision), Payload: p})
+		if r.Decision == admit.Quarantine {
+			reasons, _ := json.Marshal(r.Reasons)
+			queue = append(queue, sqlite.QuarantineItem{MemoryID: r.MemoryID, UserID: actx.UserID, TaskID: actx.TaskID,
+				At: actx.Now, Query: query, Context: ctxJSON, Reasons: reasons})
+		}
+	}
+	if adm.SearchID, err = e.store.AppendEvents(ctx, events); err != nil {
+		return nil, errorf("admit: audit", err)
+	}
+	for i := range queue {
+		queue[i].SearchID = adm.SearchID
+	}
+	if err := e.store.Enqueue(ctx, queue); err != nil {
+		return nil, errorf("admit: quarantine", err)
+	}
+	return adm, nil
+}
+
+// BuildContext renders an admission's admitted memories for a model prompt
+// (see package inject) and records what was injected in the audit trail.
+func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Options) (inject.Context, error) {
+	if o.Now.IsZero() {
+		o.Now = adm.Context.Now
+	}
+	inputs := make([]inject.Input, len(adm.Items))
+	for i, it := range adm.Items {
+		score := it.Scores.Retrieval
+		if score == 0 {
+			score = it.Scores.Similarity
+		}
+		inputs[i] = inject.Input{Memory: it.Memory, Result: it.Result, Score: score}
+	}
+	out := inject.Build(&adm.Context, inputs, o)
+	injected := make([]string, len(out.Items))
+	for i, it := range out.Items {
+		injected[i] = it.MemoryID
+	}
+	p, _ := json.Marshal(map[string]any{"injected": injected, "omitted": out.Omitted, "tokens": out.Tokens, "budget": out.Budget})
+	a := adm.Context
+	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: "injection", At: a.Now, TaskID: a.TaskID, UserID: a.UserID,
+		PrincipalID: a.Principal.ID, SearchID: adm.SearchID, Payload: p}}); err != nil {
+		return out, errorf("build context: audit", err)
+	}
+	return out, nil
+}
+
+// Bind decides whether the memories in justifiedBy may justify call in the
+// task actx.TaskID, using the decisions recorded for that task (see package
+// bind). Ids that name no memory, stored or forgotten, are an error. The
+// binding is recorded in the audit trail.
+func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCall, justifiedBy []string) (bind.Result, error) {
+	if err := e.checkContext(&actx); err != nil {
+		return bind.Result{}, errorf("bind", err)
+	}
+	if actx.TaskID == "" {
+		return bind.Result{}, errors.New("bind: context taskId is required: justifications are judged by the task's admission")
+	}
+	if call.Name == "" {
+		return bind.Result{}, errors.New("bind: tool call name is required")
+	}
+	if _, err := admit.ParseToolRisk(string(call.Risk)); err != nil || call.Risk == "" {
+		return bind.Result{}, fmt.Errorf("bind: tool call risk: %v", errOr(err, "is required"))
+	}
+	stored, err := e.store.Get(ctx, justifiedBy, false)
+	if err != nil {
+		return bind.Result{}, errorf("bind", err)
+	}
+	known := map[string]*memory.Memory{}
+	for i := range stored {
+		known[stored[i].ID] = &stored[i]
+	}
+	var unknown []string
+	for _, id := range justifiedBy {
+		if known[id] == nil {
+			if _, ok, err := e.store.Tombstone(ctx, id); err != nil {
+				return bind.Result{}, errorf("bind", err)
+			} else if !ok {
+				unknown = append(unknown, id)
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		return bind.Result{}, fmt.Errorf("bind: justifiedBy names unknown memory id(s): %s", strings.Join(unknown, ", "))
+	}
+	events, err := e.store.Events(ctx, sqlite.EventFilter{Kind: "decision", TaskID: actx.TaskID})
+	if err != nil {
+		return bind.Result{}, errorf("bind", err)
+	}
+	type decided struct {
+		d admit.Decision
+		p decisionPayload
+	}
+	latest := map[string]decided{} // the task's most recent decision per memory
+	for _, ev := range events {
+		var p decisionPayload
+		if err := json.Unmarshal(ev.Payload, &p); err != nil {
+			return bind.Result{}, fmt.Errorf("bind: audit event %d: %w", ev.Seq, err)
+		}
+		latest[ev.MemoryID] = decided{admit.Decision(ev.Decision), p}
+	}
+	justs := make([]bind.Justification, len(justifiedBy))
+	for i, id := range justifiedBy {
+		j := bind.Justification{MemoryID: id}
+		if d, ok := latest[id]; ok && known[id] != nil { // a forgotten memory justifies nothing
+			j.Decided, j.Decision, j.Constraints, j.EffectiveAuthority = true, d.d, d.p.Constraints, d.p.Scores.EffectiveAuthority
+		}
+		justs[i] = j
+	}
+	ids := make([]string, 0, len(latest))
+	for id := range latest {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	mems, err := e.store.Get(ctx, ids, false)
+	if err != nil {
+		return bind.Result{}, errorf("bind", err)
+	}
+	sources := make([]bind.Source, len(mems))
+	for i, m := range mems {
+		d := latest[m.ID]
+		sources[i] = bind.Source{MemoryID: m.ID, Text: m.Text, Bindable: bind.Bindable(d.d, d.p.Constraints) && !m.Revoked}
+	}
+	res := bind.Decide(call, justs, sources)
+	p, _ := json.Marshal(map[string]any{"tool": call, "justifiedBy": justifiedBy, "verdict": res.Verdict, "reasons": res.Reasons,
+		"accepted": res.Accepted, "tainted": res.Tainted})
+	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: "binding", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
+		PrincipalID: actx.Principal.ID, Decision: string(res.Verdict), Payload: p}}); err != nil {
+		return res, errorf("bind: audit", err)
+	}
+	return res, nil
+}
+
+func errOr(err error, msg string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return msg
+}
+
+// Audit lists audit events.
+func (e *Engine) Audit(ctx context.Context, f sqlite.EventFilter) ([]sqlite.Event, error) {
+	return e.store.Events(ctx, f)
+}
+
+// ReviewQueue lists quarantined memories with the given status (pending,
+// approved, rejected; "" for all).
+func (e *Engine) ReviewQueue(ctx context.Context, status string) ([]sqlite.QuarantineItem, error) {
+	switch status {
+	case "", "pending", "approved", "rejected":
+	default:
+		return nil, fmt.Errorf("review queue: unknown status %q (allowed: pending, approved, rejected)", status)
+	}
+	return e.store.Queue(ctx, status, 0)
+}
+
+// Review records a reviewer's verdict on a quarantined memory; the verdict
+// becomes a labelled example for training the gate.
+func (e *Engine) Review(ctx context.Context, item int64, approve bool, reviewer, note string) (sqlite.QuarantineItem, error) {
+	return e.store.Verdict(ctx, item, approve, reviewer, note, e.now())
+}
