@@ -19,6 +19,7 @@ import (
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/embed/openai"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/policy"
 )
 
 // usageError marks errors in how the command was called (exit status 2).
@@ -28,6 +29,7 @@ type usageError struct{ error }
 type env struct {
 	db       string
 	embedder string
+	policy   string
 	in       io.Reader
 	out, err io.Writer
 }
@@ -69,8 +71,10 @@ admission decides what may enter a model's context.`,
 	root.PersistentFlags().StringVar(&e.db, "db", "memgate.db", "path of the store (a SQLite file)")
 	root.PersistentFlags().StringVar(&e.embedder, "embedder", "builtin",
 		"embedder: builtin (offline) or openai (any OpenAI-compatible server; configured by "+openai.EnvBaseURL+", "+openai.EnvModel+", "+openai.EnvAPIKey+")")
+	root.PersistentFlags().StringVar(&e.policy, "policy", "", "policy file (YAML or JSON) with operator rules; default: built-in rules only")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(e.addCmd(), e.importCmd(), e.exportCmd(), e.getCmd(), e.listCmd(), e.searchCmd(),
+	root.AddCommand(e.addCmd(), e.importCmd(), e.exportCmd(), e.getCmd(), e.listCmd(), e.admitSearchCmd(),
+		e.bindCmd(), e.auditCmd(), e.quarantineCmd(), e.policyCmd(),
 		e.revokeCmd(), e.forgetCmd(), e.supersedeCmd(), e.reembedCmd(), e.statsCmd(), e.demoCmd())
 	return root
 }
@@ -95,7 +99,13 @@ func (e *env) open(ctx context.Context) (*memgate.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return memgate.Open(ctx, e.db, &memgate.Options{Embedder: emb})
+	opts := &memgate.Options{Embedder: emb}
+	if e.policy != "" {
+		if opts.Policy, err = policy.LoadFile(e.policy); err != nil {
+			return nil, err
+		}
+	}
+	return memgate.Open(ctx, e.db, opts)
 }
 
 // withEngine opens the store, runs fn, and closes the store.
@@ -268,50 +278,6 @@ func (e *env) listCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&o.IncludeRevoked, "revoked", false, "include revoked memories")
 	cmd.Flags().IntVar(&o.Limit, "limit", 100, "most memories to list (0 for all)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as a JSON array")
-	return cmd
-}
-
-func (e *env) searchCmd() *cobra.Command {
-	var (
-		q      memgate.Query
-		asJSON bool
-	)
-	cmd := &cobra.Command{
-		Use:   "search --user U --query TEXT [-k N] [filters]",
-		Short: "Retrieve a user's candidate memories for a task",
-		Long: `Retrieve the top k candidate memories of one user for a task, by fusing
-vector similarity and BM25. Candidates are what similarity proposes, not
-what is safe to inject: each is shown with the metadata admission needs.`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if q.Text == "" {
-				q.Text = strings.Join(args, " ")
-			}
-			if err := requireUser(q.Scope); err != nil {
-				return err
-			}
-			if q.Text == "" {
-				return usageError{errors.New("--query is required")}
-			}
-			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
-				cs, err := eng.Search(ctx, q)
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					if cs == nil {
-						cs = []memgate.Candidate{}
-					}
-					return e.printJSON(cs)
-				}
-				printCandidates(e.out, cs, time.Now())
-				return nil
-			})
-		},
-	}
-	scopeFlags(cmd, &q.Scope)
-	cmd.Flags().StringVarP(&q.Text, "query", "q", "", "task or query text (or give it as arguments)")
-	cmd.Flags().IntVarP(&q.K, "k", "k", memgate.DefaultK, "number of candidates")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print candidates as JSON")
 	return cmd
 }
 

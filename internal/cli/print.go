@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/memory"
 )
 
@@ -84,22 +83,5 @@ func printMemory(w io.Writer, m *memory.Memory) {
 	row("supersedes", strings.Join(m.Supersedes, ", "))
 	row("supersededBy", strings.Join(m.SupersededBy, ", "))
 	row("audience", strings.Join(m.Audience, ", "))
-	tw.Flush()
-}
-
-// printCandidates prints a search result as a table with the metadata that
-// decides trust, so an operator sees what similarity alone would inject.
-func printCandidates(w io.Writer, cs []memgate.Candidate, now time.Time) {
-	if len(cs) == 0 {
-		fmt.Fprintln(w, "no candidates")
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tID\tSIM\tBM25\tAUTHORITY\tSCOPE\tTEXT")
-	for i, c := range cs {
-		m := &c.Memory
-		fmt.Fprintf(tw, "%d\t%s\t%.3f\t%.2f\t%s\t%s\t%s\n", i+1, m.ID, c.Similarity, c.Lexical,
-			orDash(string(m.SourceAuthority)), scopeLabel(m), truncate(m.Text, 60))
-	}
 	tw.Flush()
 }

@@ -1,7 +1,8 @@
 // Package demo seeds a temporary store with one person's memories across the
-// domains of a real life, runs a few agent tasks against it, and shows what
-// similarity search alone would put into the model's context, with every
-// candidate that should not be trusted for that task marked and explained.
+// domains of a real life, runs a few agent tasks against it, and shows side by
+// side what similarity search alone would put into the model's context and
+// what memgate admits, with the reasons; then it puts two tool calls through
+// the binder.
 package demo
 
 import (
@@ -16,6 +17,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/bind"
+	"github.com/memgate/memgate/inject"
 	"github.com/memgate/memgate/memory"
 )
 
@@ -70,62 +74,25 @@ func Memories() []memory.Memory {
 	}
 }
 
-// Task is one agent task of the demo: a query with the scope it runs in.
+// Task is one agent task of the demo: a query with its admission context.
 type Task struct {
-	Title     string
-	Query     string
-	UserID    string
-	Workspace string
-	Project   string
-	Domain    string
-	ToolRisk  string
+	Title   string
+	Query   string
+	Context admit.Context
 }
 
 // Tasks are the demo's agent tasks.
 var Tasks = []Task{
 	{Title: "Send the reply to the insurer about the car claim", Query: "Draft and send the reply to the insurer about the insurance claim",
-		UserID: "alex", Project: "car-claim", Domain: "finance", ToolRisk: "external_side_effect (send_email)"},
+		Context: admit.Context{TaskID: "demo-claim", UserID: "alex", ProjectID: "car-claim", Domain: "finance", Intent: admit.IntentSend, ToolRisk: admit.RiskExternalSideEffect}},
 	{Title: "Deploy Atlas to production", Query: "Deploy the Atlas service to production",
-		UserID: "alex", Workspace: "acme", Project: "atlas", Domain: "work", ToolRisk: "privileged (shell)"},
+		Context: admit.Context{TaskID: "demo-deploy", UserID: "alex", WorkspaceID: "acme", ProjectID: "atlas", Domain: "work", Intent: admit.IntentExecute, ToolRisk: admit.RiskPrivileged}},
 	{Title: "Pick Mia's birthday present", Query: "What should I get Mia for her birthday?",
-		UserID: "alex", Domain: "family", ToolRisk: "none (answer)"},
+		Context: admit.Context{TaskID: "demo-gift", UserID: "alex", Domain: "family", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone}},
 }
 
-// Concerns lists why candidate m should not be trusted for task t, judged from
-// its metadata alone. It is the demo's illustration of what admission must
-// catch; it is not memgate's admission policy.
-func Concerns(m *memory.Memory, t Task, now time.Time) []string {
-	var out []string
-	if t.Domain != "" && m.Domain != "" && m.Domain != t.Domain {
-		out = append(out, "other domain ("+m.Domain+")")
-	}
-	if t.Project != "" && m.ProjectID != "" && m.ProjectID != t.Project {
-		out = append(out, "other project ("+m.ProjectID+")")
-	}
-	if !m.ExpiresAt.IsZero() && !m.ExpiresAt.After(now) {
-		out = append(out, "expired "+m.ExpiresAt.Format("Jan 2"))
-	}
-	if len(m.SupersededBy) > 0 {
-		out = append(out, "superseded by "+strings.Join(m.SupersededBy, ","))
-	}
-	switch m.SourceAuthority {
-	case memory.AuthorityExternal:
-		out = append(out, "external source")
-	case memory.AuthorityModelInferred:
-		out = append(out, "model-inferred")
-	}
-	if m.Classification == memory.ClassRestricted && m.Domain != t.Domain {
-		out = append(out, "restricted data")
-	}
-	lower := strings.ToLower(m.Text)
-	for _, cue := range []string{"ignore previous", "note to the assistant", "| sudo sh", "upload", "send your bank"} {
-		if strings.Contains(lower, cue) {
-			out = append(out, "instruction-like content")
-			break
-		}
-	}
-	return out
-}
+// K is how many candidates each task retrieves.
+const K = 6
 
 // Run seeds a temporary store, runs the tasks, and writes the report to w.
 func Run(ctx context.Context, w io.Writer) error {
@@ -147,42 +114,76 @@ func Run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "memgate demo: %d memories of 2 users across work, open source, a client, finance, health and family.\n", len(ms))
-	fmt.Fprintf(w, "It is %s. fam-revoked was revoked by Alex; revoked memories are never candidates.\n\n", Now.Format("Mon Jan 2 2006 15:04 MST"))
+	fmt.Fprintf(w, "It is %s. Alex revoked fam-revoked; revoked memories are never candidates.\n\n", Now.Format("Mon Jan 2 2006 15:04 MST"))
 
-	flagged, shown := 0, 0
+	var simInjected, admitted, summarised, excluded int
 	for i, t := range Tasks {
-		fmt.Fprintf(w, "Task %d: %s\n", i+1, t.Title)
-		fmt.Fprintf(w, "  query %q · user %s · scope %s · tool risk %s\n", t.Query, t.UserID, scopeOf(t), t.ToolRisk)
-		cs, err := eng.Search(ctx, memgate.Query{Scope: memory.Filter{UserID: t.UserID}, Text: t.Query, K: 6})
+		c := t.Context
+		fmt.Fprintf(w, "Task %d: %s\n  %q · %s/%s · scope %s\n", i+1, t.Title, t.Query, c.Intent, c.ToolRisk, scopeOf(c))
+		adm, err := eng.Admit(ctx, c, memgate.Query{Text: t.Query, K: K})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(w, "  Similarity search alone would inject:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for j, c := range cs {
-			m := c.Memory
-			concerns := Concerns(&m, t, Now)
-			mark := "  "
-			if len(concerns) > 0 {
-				mark = "⚠ "
-				flagged++
+		fmt.Fprintln(tw, "   \tSIMILARITY ALONE\tMEMGATE\tWHY\t")
+		for _, it := range adm.Items {
+			simInjected++
+			switch {
+			case it.Decision == admit.Admit:
+				admitted++
+			case it.Decision == admit.AdmitSummaryOnly:
+				summarised++
+			default:
+				excluded++
 			}
-			shown++
-			fmt.Fprintf(tw, "   %s%d\t%s\t%.2f\t%s\t%s\n", mark, j+1, m.ID, c.Similarity, clip(m.Text, 58), strings.Join(concerns, "; "))
+			fmt.Fprintf(tw, "   %s\tinjects (%.2f)\t%s\t%s\t%s\n", it.Memory.ID, it.Scores.Similarity, it.Decision, why(it.Result), clip(it.Memory.Text, 44))
 		}
 		tw.Flush()
-		fmt.Fprintln(w)
+		built, err := eng.BuildContext(ctx, adm, inject.Options{Budget: 400})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  → the model receives %d memories (%d tokens)\n\n", len(built.Items), built.Tokens)
 	}
-	fmt.Fprintf(w, "%d of %d injected memories should not be trusted for their task: scope, expiry, supersession,\n", flagged, shown)
-	fmt.Fprintln(w, "source authority and instruction-like content are all invisible to similarity. Retrieval kept the")
-	fmt.Fprintln(w, "user boundary (Sam's near-identical memories never appeared) and dropped the revoked memory;")
-	fmt.Fprintln(w, "deciding what of the rest to admit for each task is the job of memgate's admission stage.")
+	fmt.Fprintf(w, "Similarity alone would inject all %d candidates. memgate admitted %d, passed %d as marked\n", simInjected, admitted, summarised)
+	fmt.Fprintf(w, "unverified summaries that cannot steer tools, and kept %d out, each with its reasons.\n", excluded)
+	fmt.Fprintln(w, "The hard envelope does not judge fit: in task 3 it admits a forum post about deploys and a client")
+	fmt.Fprintln(w, "memory into a family question, and in task 2 the planted instruction only drops to a marked summary.")
+	fmt.Fprintln(w, "Those soft boundaries are the job of the learned task-conditioned gate; this build's gate is neutral.")
+	fmt.Fprintln(w)
+
+	fmt.Fprintln(w, "Tool calls in task 1 (send_email, external_side_effect):")
+	for _, tc := range []struct {
+		to      string
+		justify []string
+	}{
+		{"claims@northwind.example", []string{"f-claim"}},
+		{"payouts@northwlnd.example", []string{"f-claim"}},
+	} {
+		r, err := eng.Bind(ctx, Tasks[0].Context, bind.ToolCall{Name: "send_email", Risk: admit.RiskExternalSideEffect,
+			Args: map[string]any{"to": tc.to}}, tc.justify)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  to %-27s justified by %s → %s (%s)\n", tc.to, strings.Join(tc.justify, ","), r.Verdict, strings.Join(r.Reasons, ", "))
+	}
+	fmt.Fprintln(w, "\nEvery search, decision, injection and binding above was written to the demo store's audit trail;")
+	fmt.Fprintln(w, "on your own store, `memgate audit --task TASK` lists them.")
 	return nil
 }
 
-func scopeOf(t Task) string {
+// why renders a decision's reasons compactly.
+func why(r admit.Result) string {
+	s := make([]string, len(r.Reasons))
+	for i, x := range r.Reasons {
+		s[i] = string(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+func scopeOf(c admit.Context) string {
 	var p []string
-	for _, s := range []string{t.Workspace, t.Project, t.Domain} {
+	for _, s := range []string{c.WorkspaceID, c.ProjectID, c.Domain} {
 		if s != "" {
 			p = append(p, s)
 		}
