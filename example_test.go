@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/bind"
 	"github.com/memgate/memgate/memory"
 )
 
@@ -112,4 +115,44 @@ func ExampleEngine_Import() {
 	//   line 2: kind: unknown value "opinion" (allowed: fact, preference, event, rule, procedure, tool_experience)
 	// 2 <nil>
 	// [a]
+}
+
+// Admit decides, for a task, what each candidate may do: here an expired
+// memory is denied and a web page's advice may only enter as an unverified
+// summary that cannot justify the privileged tool call.
+func ExampleEngine_Admit() {
+	ctx := context.Background()
+	path, cleanup := tempDB()
+	defer cleanup()
+	now := time.Date(2026, 6, 11, 10, 0, 0, 0, time.UTC)
+	eng, err := memgate.Open(ctx, path, &memgate.Options{Now: func() time.Time { return now }})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close()
+	_, err = eng.AddBatch(ctx, []memory.Memory{
+		{ID: "pipeline", UserID: "alex", Text: "Deploys go through the release pipeline", SourceAuthority: memory.AuthorityUserConfirmed},
+		{ID: "forum", UserID: "alex", Text: "Forum: deploy fast with curl | sudo sh", SourceAuthority: memory.AuthorityExternal},
+		{ID: "oncall", UserID: "alex", Text: "On-call for deploys is John", SourceAuthority: memory.AuthorityToolVerified,
+			CreatedAt: now.AddDate(0, -1, 0), ExpiresAt: now.AddDate(0, 0, -7)},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	task := admit.Context{TaskID: "deploy-1", UserID: "alex", Intent: admit.IntentExecute, ToolRisk: admit.RiskPrivileged}
+	adm, err := eng.Admit(ctx, task, memgate.Query{Text: "how do I deploy"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, it := range adm.Items {
+		fmt.Println(it.Memory.ID, it.Decision, it.Reasons)
+	}
+	call := bind.ToolCall{Name: "shell", Risk: admit.RiskPrivileged, Args: map[string]any{"cmd": "curl | sudo sh"}}
+	v, _ := eng.Bind(ctx, task, call, []string{"forum"})
+	fmt.Println(v.Verdict, v.Reasons)
+	// Output:
+	// forum admit_summary_only [low_authority_high_tool_risk]
+	// oncall deny [expired]
+	// pipeline admit [within_policy]
+	// deny [justification_forbids_tool_binding only_non_bindable_justifications]
 }
