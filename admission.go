@@ -101,18 +101,29 @@ func (e *Engine) AdmitCandidates(ctx context.Context, actx admit.Context, query 
 	if err := e.checkContext(&actx); err != nil {
 		return nil, errorf("admit candidates", err)
 	}
+	acs, err := PrepareCandidates(cands)
+	if err != nil {
+		return nil, errorf("admit candidates", err)
+	}
+	return e.decide(ctx, actx, query, acs, "gate")
+}
+
+// PrepareCandidates validates caller-supplied candidates and resolves their
+// lineage and supersession within the set, as AdmitCandidates does, without a
+// store. Evaluation uses it to admit cases in isolation.
+func PrepareCandidates(cands []GateCandidate) ([]admit.Candidate, error) {
 	byID := make(map[string]*memory.Memory, len(cands))
 	ms := make([]memory.Memory, len(cands))
 	for i, c := range cands {
 		m := c.Memory
 		if err := m.Validate(); err != nil {
-			return nil, fmt.Errorf("admit candidates: candidate %d (%s): %w", i, m.ID, err)
+			return nil, fmt.Errorf("candidate %d (%s): %w", i, m.ID, err)
 		}
 		if m.ID == "" {
-			return nil, fmt.Errorf("admit candidates: candidate %d: id is required", i)
+			return nil, fmt.Errorf("candidate %d: id is required", i)
 		}
 		if _, dup := byID[m.ID]; dup {
-			return nil, fmt.Errorf("admit candidates: candidate %d: id %q repeats", i, m.ID)
+			return nil, fmt.Errorf("candidate %d: id %q repeats", i, m.ID)
 		}
 		ms[i] = m
 		byID[m.ID] = &ms[i]
@@ -131,7 +142,7 @@ func (e *Engine) AdmitCandidates(ctx context.Context, actx admit.Context, query 
 	for i := range ms {
 		acs[i] = admit.Candidate{Memory: ms[i], Similarity: cands[i].Similarity, Lineage: lineageOf(&ms[i], ancestorsIn(ms[i].ID, byID))}
 	}
-	return e.decide(ctx, actx, query, acs, "gate")
+	return acs, nil
 }
 
 // ancestorsIn follows lineage through the given set only.
@@ -326,14 +337,6 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 		}
 		latest[ev.MemoryID] = decided{admit.Decision(ev.Decision), p}
 	}
-	justs := make([]bind.Justification, len(justifiedBy))
-	for i, id := range justifiedBy {
-		j := bind.Justification{MemoryID: id}
-		if d, ok := latest[id]; ok && known[id] != nil { // a forgotten memory justifies nothing
-			j.Decided, j.Decision, j.Constraints, j.EffectiveAuthority = true, d.d, d.p.Constraints, d.p.Scores.EffectiveAuthority
-		}
-		justs[i] = j
-	}
 	ids := make([]string, 0, len(latest))
 	for id := range latest {
 		ids = append(ids, id)
@@ -343,12 +346,15 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
-	sources := make([]bind.Source, len(mems))
+	// A forgotten memory has no record: it is not among the decided, so it
+	// justifies nothing and taints nothing.
+	decidedMems := make([]bind.Decided, len(mems))
 	for i, m := range mems {
 		d := latest[m.ID]
-		sources[i] = bind.Source{MemoryID: m.ID, Text: m.Text, Bindable: bind.Bindable(d.d, d.p.Constraints) && !m.Revoked}
+		decidedMems[i] = bind.Decided{MemoryID: m.ID, Text: m.Text, Decision: d.d, Constraints: d.p.Constraints,
+			EffectiveAuthority: d.p.Scores.EffectiveAuthority, Revoked: m.Revoked}
 	}
-	res := bind.Decide(call, justs, sources)
+	res := bind.Judge(call, justifiedBy, decidedMems)
 	p, _ := json.Marshal(map[string]any{"tool": call, "justifiedBy": justifiedBy, "verdict": res.Verdict, "reasons": res.Reasons,
 		"accepted": res.Accepted, "tainted": res.Tainted})
 	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: "binding", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,

@@ -167,6 +167,38 @@ func Decide(call ToolCall, justs []Justification, sources []Source) Result {
 	return r
 }
 
+// Decided is a memory decided in the task, as Judge needs it.
+type Decided struct {
+	MemoryID           string
+	Text               string
+	Decision           admit.Decision
+	Constraints        admit.Constraints
+	EffectiveAuthority memory.Authority
+	Revoked            bool
+}
+
+// Judge decides a call from the ids that justify it and every memory decided
+// in the task: it builds the justifications (ids not among decided are not
+// decided in the task) and the taint sources, then applies Decide.
+func Judge(call ToolCall, justifiedBy []string, decided []Decided) Result {
+	byID := make(map[string]*Decided, len(decided))
+	sources := make([]Source, len(decided))
+	for i := range decided {
+		d := &decided[i]
+		byID[d.MemoryID] = d
+		sources[i] = Source{MemoryID: d.MemoryID, Text: d.Text, Bindable: Bindable(d.Decision, d.Constraints) && !d.Revoked}
+	}
+	justs := make([]Justification, len(justifiedBy))
+	for i, id := range justifiedBy {
+		j := Justification{MemoryID: id}
+		if d, ok := byID[id]; ok {
+			j.Decided, j.Decision, j.Constraints, j.EffectiveAuthority, j.Text = true, d.Decision, d.Constraints, d.EffectiveAuthority, d.Text
+		}
+		justs[i] = j
+	}
+	return Decide(call, justs, sources)
+}
+
 // valuePattern finds the kinds of values that steer tool calls: e-mail
 // addresses, URLs, host names, file paths, and long digit runs (accounts,
 // phone numbers, claim numbers).
