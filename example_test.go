@@ -154,5 +154,5 @@ func ExampleEngine_Admit() {
 	// forum admit_summary_only [low_authority_high_tool_risk]
 	// oncall deny [expired]
 	// pipeline admit [within_policy]
-	// deny [justification_forbids_tool_binding only_non_bindable_justifications]
+	// deny [justification_forbids_tool_binding only_non_bindable_justifications argument_taint]
 }

@@ -235,12 +235,46 @@ func normalize(v string) string {
 	return v
 }
 
+// MinVerbatimTaint is the shortest argument value checked verbatim against
+// memory text, beside the extracted values: an address or a file name that
+// no pattern knows is still caught when it was copied from a memory.
+const MinVerbatimTaint = 8
+
 // taint finds argument values that occur in a non-bindable memory and in no
-// bindable one.
+// bindable one: extracted values (addresses, URLs, paths, numbers), and whole
+// argument strings of MinVerbatimTaint characters or more.
 func taint(args map[string]any, sources []Source) []Taint {
 	if len(args) == 0 || len(sources) == 0 {
 		return nil
 	}
+	var out []Taint
+	walkArgs("", args, func(path, val string) {
+		v := strings.ToLower(strings.Join(strings.Fields(val), " "))
+		if len(v) < MinVerbatimTaint {
+			return
+		}
+		from, inBound := "", false
+		for _, s := range sources {
+			if !strings.Contains(strings.ToLower(strings.Join(strings.Fields(s.Text), " ")), v) {
+				continue
+			}
+			if s.Bindable {
+				inBound = true
+				break
+			}
+			if from == "" {
+				from = s.MemoryID
+			}
+		}
+		if from != "" && !inBound {
+			out = append(out, Taint{Arg: path, Value: v, MemoryID: from})
+		}
+	})
+	return append(out, valueTaint(args, sources)...)
+}
+
+// valueTaint is the extracted-value half of taint.
+func valueTaint(args map[string]any, sources []Source) []Taint {
 	bound := map[string]bool{}
 	unbound := map[string]string{} // value -> first memory id
 	for _, s := range sources {

@@ -70,3 +70,20 @@ func TestValues(t *testing.T) {
 		}
 	}
 }
+
+func TestVerbatimTaint(t *testing.T) {
+	call := ToolCall{Name: "send_card", Risk: admit.RiskExternalSideEffect, Args: map[string]any{"address": "12  Elm Street, Lyon"}}
+	srcs := []Source{{MemoryID: "old", Text: "Uncle John's address: 12 Elm Street, Lyon"}, {MemoryID: "new", Text: "Uncle John moved to 4 Harbour Road", Bindable: true}}
+	r := Decide(call, nil, srcs)
+	if r.Verdict != DenyCall || len(r.Tainted) != 1 || r.Tainted[0].MemoryID != "old" {
+		t.Fatalf("verbatim copy from a superseded memory: %+v", r)
+	}
+	srcs[1].Text = "Confirmed again: 12 Elm Street, Lyon"
+	if r := Decide(call, nil, srcs); r.Verdict != Allow {
+		t.Fatalf("value also in a bindable memory: %+v", r)
+	}
+	short := ToolCall{Name: "x", Risk: admit.RiskWritesLocal, Args: map[string]any{"v": "Lyon"}}
+	if r := Decide(short, nil, srcs[:1]); r.Verdict != Allow {
+		t.Fatalf("short values are not checked verbatim: %+v", r)
+	}
+}

@@ -190,6 +190,10 @@ func DecodeCase(raw []byte) (Case, error) {
 	return c, c.check()
 }
 
+// Check validates a case built in Go (cases read from a file are checked
+// as they are decoded) and prepares it to run.
+func (c *Case) Check() error { return c.check() }
+
 func (c *Case) check() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }

@@ -83,14 +83,14 @@ type outcome struct {
 
 // caseRun is everything measured for one case.
 type caseRun struct {
-	c        *Case
-	bucket   string
-	by       map[Baseline]*outcome
-	hard     map[string]bool // memories a hard boundary must keep out
-	scope    map[string]bool // memories of another user, workspace or project
-	revoked  map[string]bool // revoked or forgotten by events, and their descendants
-	lowAuth  bool           // a high-risk tool call justified by a low-authority memory
-	err      error
+	c       *Case
+	bucket  string
+	by      map[Baseline]*outcome
+	hard    map[string]bool // memories a hard boundary must keep out
+	scope   map[string]bool // memories of another user, workspace or project
+	revoked map[string]bool // revoked or forgotten by events, and their descendants
+	lowAuth bool            // a high-risk tool call justified by a low-authority memory
+	err     error
 }
 
 // Run evaluates cases and aggregates the measures.
@@ -131,6 +131,11 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
+	}
+	for i := range cases {
+		if err := cases[i].check(); err != nil {
+			return nil, fmt.Errorf("eval: case %s: %w", cases[i].ID, err)
+		}
 	}
 	runs := make([]caseRun, len(cases))
 	var next, done int
