@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -465,4 +466,22 @@ func searchCase(ctx context.Context, c *Case, actx *admit.Context, mems []memory
 		sims[cd.Memory.ID] = cd.Similarity
 	}
 	return ids, nil
+}
+
+// RunReader reads a cases file and evaluates it. Malformed cases are skipped,
+// counted in the report's Skipped, and listed in its Warnings.
+func RunReader(ctx context.Context, r io.Reader, o Options) (*Report, error) {
+	cases, warns, err := Read(r)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := Run(ctx, cases, o)
+	if err != nil {
+		return nil, err
+	}
+	rep.Skipped = len(warns)
+	for _, w := range warns {
+		rep.Warnings = append(rep.Warnings, w.String())
+	}
+	return rep, nil
 }

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgate/memgate/eval"
+	"github.com/memgate/memgate/eval/suite"
+	"github.com/memgate/memgate/policy"
+)
+
+func (e *env) evalCmd() *cobra.Command {
+	var (
+		cases, mode, baseline, reportDir string
+		k                                int
+		asJSON                           bool
+	)
+	cmd := &cobra.Command{
+		Use:   "eval --cases FILE [--mode admit|search] [--baseline similarity|policy|full] [--json] [--report DIR]",
+		Short: "Measure threat and utility on labelled cases, against the similarity and policy baselines",
+		Long: `Run labelled cases (JSON Lines, docs/eval-cases.md) and report the measures of
+docs/eval.md for each baseline: similarity (inject the user's top k by
+similarity alone), policy (the hard envelope) and full (envelope + gate).
+Without --baseline all three run side by side. Each case runs in isolation.
+Malformed cases are skipped and reported with their line numbers.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if cases == "" {
+				return usageError{fmt.Errorf("--cases is required")}
+			}
+			o := eval.Options{Mode: eval.Mode(mode), K: k}
+			if mode != "admit" && mode != "search" {
+				return usageError{fmt.Errorf("--mode %q: want admit or search", mode)}
+			}
+			if baseline != "" {
+				b := eval.Baseline(baseline)
+				if b != eval.Similarity && b != eval.PolicyOnly && b != eval.Full {
+					return usageError{fmt.Errorf("--baseline %q: want similarity, policy or full", baseline)}
+				}
+				o.Baselines = []eval.Baseline{b}
+			}
+			if k <= 0 {
+				return usageError{fmt.Errorf("-k must be positive")}
+			}
+			if e.policy != "" {
+				p, err := policy.LoadFile(e.policy)
+				if err != nil {
+					return err
+				}
+				o.Policy = p
+			}
+			f, err := os.Open(cases)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			update, done := e.progress("evaluating")
+			o.Progress = update
+			rep, err := eval.RunReader(cmd.Context(), f, o)
+			done()
+			if err != nil {
+				return fmt.Errorf("%s: %w", cases, err)
+			}
+			for _, w := range rep.Warnings {
+				fmt.Fprintf(e.err, "%s: skipped %s\n", cases, w)
+			}
+			if reportDir != "" {
+				command := "memgate eval " + strings.Join(os.Args[2:], " ")
+				if err := eval.WriteDir(reportDir, rep, command); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.err, "wrote %s/report.{json,md,html}\n", reportDir)
+			}
+			if asJSON {
+				return eval.WriteJSON(e.out, rep)
+			}
+			return eval.WriteTable(e.out, rep)
+		},
+	}
+	cmd.Flags().StringVar(&cases, "cases", "", "cases file (JSON Lines)")
+	cmd.Flags().StringVar(&mode, "mode", "admit", "admit: all memories are candidates (gate-only use); search: the whole pipeline with retrieval")
+	cmd.Flags().StringVar(&baseline, "baseline", "", "run one baseline only: similarity, policy or full")
+	cmd.Flags().IntVarP(&k, "k", "k", 10, "candidates retrieved, and injected by the similarity baseline")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().StringVar(&reportDir, "report", "", "also write report.json, report.md and report.html into this directory")
+	return cmd
+}
+
+func (e *env) suiteCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "suite", Short: "The built-in regression suite"}
+	var (
+		out       string
+		seed      uint64
+		perFamily int
+	)
+	gen := &cobra.Command{
+		Use:   "generate [--out DIR] [--seed N] [--per-family N]",
+		Short: "Write the suite's train, dev and test splits (split by template family)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if perFamily <= 0 {
+				return usageError{fmt.Errorf("--per-family must be positive")}
+			}
+			counts, err := suite.Write(out, seed, perFamily)
+			if err != nil {
+				return err
+			}
+			fams := map[string]int{}
+			for _, f := range suite.Families() {
+				fams[f.Split]++
+			}
+			for _, s := range []string{suite.Train, suite.Dev, suite.Test} {
+				fmt.Fprintf(e.out, "%s/%s.jsonl: %d cases from %d families\n", out, s, counts[s], fams[s])
+			}
+			return nil
+		},
+	}
+	gen.Flags().StringVarP(&out, "out", "o", "suite", "directory to write")
+	gen.Flags().Uint64Var(&seed, "seed", 1, "random seed")
+	gen.Flags().IntVar(&perFamily, "per-family", 50, "cases per template family")
+	cmd.AddCommand(gen)
+	return cmd
+}
