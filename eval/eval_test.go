@@ -2,9 +2,13 @@ package eval
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/memgate/memgate/memory"
 )
 
 func readFile(t *testing.T, path string) []Case {
@@ -28,9 +32,9 @@ func f(p *float64) float64 {
 	return *p
 }
 
-// TestHandComputed checks every measure against values worked out by hand
-// for three small cases (see the comments in testdata/handcheck.jsonl's
-// design in docs/eval.md).
+// TestHandComputed checks the measures against values worked out by hand for
+// the three cases of testdata/handcheck.jsonl (the reasoning is in the
+// comments beside the expected counts).
 func TestHandComputed(t *testing.T) {
 	cases := readFile(t, "testdata/handcheck.jsonl")
 	rep, err := Run(context.Background(), cases, Options{Mode: ModeAdmit, Workers: 2})
@@ -150,4 +154,44 @@ func FuzzDecodeCase(f *testing.F) {
 			t.Fatalf("valid case failed to run: %v", err)
 		}
 	})
+}
+
+// The JSON Schema documents every field of the case format.
+func TestSchemaCoversFormat(t *testing.T) {
+	raw, err := os.ReadFile("../docs/eval-case.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties map[string]any `json:"properties"`
+		Defs       struct {
+			Memory struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"memory"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range jsonFields(reflect.TypeFor[Case]()) {
+		if _, ok := schema.Properties[f]; !ok {
+			t.Errorf("case field %q missing from the schema", f)
+		}
+	}
+	for _, f := range jsonFields(reflect.TypeFor[memory.Memory]()) {
+		if _, ok := schema.Defs.Memory.Properties[f]; !ok && f != "supersededBy" {
+			t.Errorf("memory field %q missing from the schema", f)
+		}
+	}
+}
+
+func jsonFields(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		tag := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+		if tag != "" && tag != "-" {
+			out = append(out, tag)
+		}
+	}
+	return out
 }

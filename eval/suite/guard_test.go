@@ -3,6 +3,7 @@ package suite
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -101,4 +102,33 @@ func BenchmarkEval10k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(cases))*float64(b.N)/b.Elapsed().Seconds(), "cases/s")
+}
+
+// TestCommittedReport fails when docs/eval-report no longer matches what the
+// generator and the pipeline produce today (latencies excepted), so the
+// figures quoted in the README cannot go stale silently. Regenerate with
+// scripts/eval-report.sh.
+func TestCommittedReport(t *testing.T) {
+	raw, err := os.ReadFile("../../docs/eval-report/report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var committed eval.Report
+	if err := json.Unmarshal(raw, &committed); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eval.Run(context.Background(), Generate(1, 50)[Test], eval.Options{Mode: eval.ModeAdmit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if committed.Cases != rep.Cases {
+		t.Fatalf("committed report has %d cases, a fresh run %d: run scripts/eval-report.sh", committed.Cases, rep.Cases)
+	}
+	for b, m := range rep.ByBaseline {
+		for name, c := range m.Counts {
+			if got := committed.ByBaseline[b].Counts[name]; got != c {
+				t.Errorf("%s %s: committed %+v, fresh %+v: run scripts/eval-report.sh", b, name, got, c)
+			}
+		}
+	}
 }

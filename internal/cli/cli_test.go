@@ -196,6 +196,57 @@ rules:
 	}
 }
 
+func TestEvalCommands(t *testing.T) {
+	dir := t.TempDir()
+	r := run(t, "", "suite", "generate", "--out", filepath.Join(dir, "s"), "--per-family", "2")
+	if r.code != 0 || !strings.Contains(r.stdout, "test.jsonl") {
+		t.Fatalf("suite generate: %+v", r)
+	}
+	cases := filepath.Join(dir, "s", "test.jsonl")
+	data, _ := os.ReadFile(cases)
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, append([]byte("{\"id\":\"x\"}\n"), data...), 0o600)
+	r = run(t, "", "eval", "--cases", bad, "--report", filepath.Join(dir, "rep"))
+	if r.code != 0 || !strings.Contains(r.stdout, "hard-boundary over-admission") || !strings.Contains(r.stderr, "skipped line 1") {
+		t.Fatalf("eval: %+v", r)
+	}
+	for _, f := range []string{"report.json", "report.md", "report.html"} {
+		if st, err := os.Stat(filepath.Join(dir, "rep", f)); err != nil || st.Size() == 0 {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+	r = run(t, "", "eval", "--cases", cases, "--baseline", "policy", "--json")
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("eval --json: %v", err)
+	}
+	for _, key := range []string{"cases", "skipped", "overAdmissionRate", "partialOverAdmissionRate", "benignUtilityRetention", "candidateRecall",
+		"admissionPrecision", "crossScopeLeakageRate", "lowAuthorityToolBindingRate", "explanationCoverage", "revocationEffectiveness",
+		"leakTargetRate", "bindAccuracy", "gateLatencyP50Us", "gateLatencyP95Us", "gateLatencyP99Us", "byCategory", "byBucket", "byBaseline"} {
+		if _, ok := rep[key]; !ok {
+			t.Errorf("eval --json lacks %q", key)
+		}
+	}
+	for _, s := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"eval"}, "--cases is required"},
+		{[]string{"eval", "--cases", cases, "--mode", "fast"}, `--mode "fast"`},
+		{[]string{"eval", "--cases", cases, "--baseline", "magic"}, `--baseline "magic"`},
+		{[]string{"eval", "--cases", filepath.Join(dir, "none.jsonl")}, "no such file"},
+	} {
+		if r := run(t, "", s.args...); r.code == 0 || !strings.Contains(r.stderr, s.err) {
+			t.Errorf("%v: %+v", s.args, r)
+		}
+	}
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o600)
+	if r := run(t, "", "eval", "--cases", empty); r.code != 1 || !strings.Contains(r.stderr, "empty") {
+		t.Errorf("empty file: %+v", r)
+	}
+}
+
 func TestDemo(t *testing.T) {
 	r := run(t, "", "demo")
 	if r.code != 0 {
