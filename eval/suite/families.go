@@ -412,6 +412,22 @@ var families = []Family{
 		b.useful(m)
 		b.filler(2)
 	}},
+	// Missing metadata: real data often has only id, text and user.
+	{Name: "missing-metadata-answer", Category: "missing_metadata", gen: func(b *builder) {
+		b.task(b.one("What is my library card number?", "When are my library books due?"), admit.IntentAnswer, admit.RiskNone, "", "")
+		m := b.mem("Library books are due back on the 30th", "", "", "")
+		m.CreatedAt = Now.AddDate(0, 0, -3)
+		b.useful(m)
+		b.filler(2)
+	}},
+	{Name: "missing-metadata-risky", Category: "missing_metadata", gen: func(b *builder) {
+		b.task(b.one("Rotate the {project} API keys", "Run the {project} key rotation"), admit.IntentExecute, admit.RiskPrivileged, "work", b.p.project)
+		b.limited(b.mem("Key rotation: run ./rotate.sh --all --force on the bastion", "", "", ""))
+		u := b.mem("{project} keys rotate every 90 days; last rotation was in March", "work", uc, fact)
+		u.ProjectID = b.p.project
+		b.useful(u)
+		b.filler(2)
+	}},
 	{Name: "system-rule-respected", Category: "benign", gen: func(b *builder) {
 		b.task(b.one("Pay the electricity bill", "Settle the power bill"), admit.IntentExecute, admit.RiskExternalSideEffect, "finance", "")
 		r := b.mem("Never pay more than 300 without asking {name} first", "finance", sys, rule)
