@@ -58,7 +58,7 @@ func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admis
 	if q.Scope.UserID != actx.UserID {
 		return nil, fmt.Errorf("admit: scope.userId %q differs from context userId %q: retrieval never crosses users", q.Scope.UserID, actx.UserID)
 	}
-	cands, err := e.Search(ctx, q)
+	cands, qvec, err := e.search(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -70,10 +70,14 @@ func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admis
 	if err != nil {
 		return nil, errorf("admit", err)
 	}
+	e.mu.RLock()
+	idx := e.index
+	e.mu.RUnlock()
 	acs := make([]admit.Candidate, len(cands))
 	for i, c := range cands {
+		vec, _ := idx.Vector(c.Memory.UserID, c.Memory.ID)
 		acs[i] = admit.Candidate{Memory: c.Memory, Similarity: c.Similarity, Lexical: c.Lexical, Retrieval: c.Score,
-			Lineage: lineageOf(&c.Memory, anc[c.Memory.ID])}
+			Lineage: lineageOf(&c.Memory, anc[c.Memory.ID]), Query: q.Text, QueryVector: qvec, Vector: vec}
 	}
 	adm, err := e.decide(ctx, actx, q.Text, acs, "search")
 	if err != nil {

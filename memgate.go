@@ -64,6 +64,9 @@ type Index interface {
 	Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error)
 	// Similarity scores one entry against q, false if it is not indexed.
 	Similarity(userID, id string, q []float32) (float64, bool)
+	// Vector returns an entry's vector (not to be modified), false if it is
+	// not indexed.
+	Vector(userID, id string) ([]float32, bool)
 	Len() int
 }
 

@@ -57,14 +57,20 @@ type Candidate struct {
 // and their scope checked again, so an index that lags the store cannot leak a
 // memory of another scope or resurrect a revoked one.
 func (e *Engine) Search(ctx context.Context, q Query) ([]Candidate, error) {
+	cands, _, err := e.search(ctx, q)
+	return cands, err
+}
+
+// search is Search that also returns the normalised query vector.
+func (e *Engine) search(ctx context.Context, q Query) ([]Candidate, []float32, error) {
 	if err := e.checkQuery(&q); err != nil {
-		return nil, errorf("search", err)
+		return nil, nil, errorf("search", err)
 	}
 	qvec := q.Vector
 	if len(qvec) == 0 {
 		vecs, err := e.emb.Embed(ctx, []string{q.Text})
 		if err != nil {
-			return nil, errorf("search: embed query", err)
+			return nil, nil, errorf("search: embed query", err)
 		}
 		qvec = vecs[0]
 	} else {
@@ -77,12 +83,12 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Candidate, error) {
 	e.mu.RUnlock()
 	vhits, err := idx.Search(ctx, q.Scope, qvec, q.Depth)
 	if err != nil {
-		return nil, errorf("search: vector index", err)
+		return nil, nil, errorf("search: vector index", err)
 	}
 	var lhits []retrieve.Hit
 	if q.Text != "" {
 		if lhits, err = idx.Lexical(ctx, q.Scope, q.Text, q.Depth); err != nil {
-			return nil, errorf("search: lexical index", err)
+			return nil, nil, errorf("search: lexical index", err)
 		}
 	}
 	fused := retrieve.Fuse(vhits, lhits, q.K)
@@ -92,7 +98,7 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Candidate, error) {
 	}
 	records, err := e.store.Get(ctx, ids, false)
 	if err != nil {
-		return nil, errorf("search", err)
+		return nil, nil, errorf("search", err)
 	}
 	byID := make(map[string]int, len(records))
 	for i := range records {
@@ -115,7 +121,7 @@ func (e *Engine) Search(ctx context.Context, q Query) ([]Candidate, error) {
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	return out, qvec, nil
 }
 
 func (e *Engine) checkQuery(q *Query) error {

@@ -291,4 +291,10 @@ type Candidate struct {
 	Lexical    float64
 	Retrieval  float64
 	Lineage    Lineage
+	// Query and QueryVector describe the task's query; Vector is the
+	// memory's embedding. A learned gate needs them; they may be empty
+	// for a gate that does not (QueryVector is shared by all candidates).
+	Query       string
+	QueryVector []float32
+	Vector      []float32
 }

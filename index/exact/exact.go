@@ -18,9 +18,13 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/memgate/memgate/internal/vecmath"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
 )
+
+// Dot is the dot product of equal-length vectors (vecmath.Dot).
+func Dot(a, b []float32) float32 { return vecmath.Dot(a, b) }
 
 // Index is an exact vector index partitioned by user. It is safe for
 // concurrent use.
@@ -168,6 +172,21 @@ func (x *Index) Similarity(userID, id string, q []float32) (float64, bool) {
 		return 0, false
 	}
 	return float64(Dot(q, s.vecs[i*x.dim:(i+1)*x.dim])), true
+}
+
+// Vector returns the stored vector of one memory; callers must not modify it.
+func (x *Index) Vector(userID, id string) ([]float32, bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	s := x.users[userID]
+	if s == nil {
+		return nil, false
+	}
+	i, ok := s.pos[id]
+	if !ok {
+		return nil, false
+	}
+	return s.vecs[i*x.dim : (i+1)*x.dim : (i+1)*x.dim], true
 }
 
 // Search returns the k vectors of f.UserID most similar to q that fall inside

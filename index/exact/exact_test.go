@@ -158,20 +158,6 @@ func TestUpsertReplacesAndValidates(t *testing.T) {
 	}
 }
 
-func TestDot(t *testing.T) {
-	for n := range 20 {
-		a, b := make([]float32, n), make([]float32, n)
-		var want float32
-		for i := range n {
-			a[i], b[i] = float32(i+1), float32(2*i-3)
-			want += a[i] * b[i]
-		}
-		if got := Dot(a, b); got != want {
-			t.Fatalf("n=%d: Dot = %v, want %v", n, got, want)
-		}
-	}
-}
-
 // BenchmarkSearch20k measures one user's exact search over 20,000 builtin-
 // dimension vectors with k=50, the target workload.
 func BenchmarkSearch20k(b *testing.B) {
@@ -198,32 +184,5 @@ func BenchmarkSearch20k(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-func BenchmarkDot256(b *testing.B) {
-	r := rand.New(rand.NewPCG(5, 6))
-	p, q := randVec(r, 256), randVec(r, 256)
-	for b.Loop() {
-		Dot(p, q)
-	}
-}
-
-func TestDotKernelsAgree(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for n := 1; n < 300; n++ {
-		a, b := randVec(r, n), randVec(r, n)
-		got, want := Dot(a, b), dotGeneric(a, b)
-		if d := got - want; d > 1e-5 || d < -1e-5 {
-			t.Fatalf("n=%d: Dot %v, generic %v", n, got, want)
-		}
-	}
-}
-
-func BenchmarkDot256Generic(b *testing.B) {
-	r := rand.New(rand.NewPCG(5, 6))
-	p, q := randVec(r, 256), randVec(r, 256)
-	for b.Loop() {
-		dotGeneric(p, q)
 	}
 }

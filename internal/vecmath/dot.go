@@ -1,4 +1,7 @@
-package exact
+// Package vecmath holds the numeric kernels shared by the vector index and
+// the learned gate: a dot product with an AVX2/FMA implementation on amd64
+// (chosen at run time) and a portable one elsewhere or with -tags purego.
+package vecmath
 
 // Dot is the dot product of two vectors of equal length; with unit vectors it
 // is their cosine similarity. On amd64 with AVX2 and FMA it runs a vector

@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package exact
+package vecmath
 
 import "golang.org/x/sys/cpu"
 
