@@ -31,6 +31,7 @@ import (
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/index/exact"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
@@ -85,7 +86,9 @@ type Options struct {
 	// built-in rules only.
 	Policy *policy.Policy
 	// Gate judges fit after the envelope and can only lower decisions.
-	// Default admit.Neutral{}.
+	// Default: the learned gate built into memgate (gate.Default) when the
+	// store uses the builtin embedder it was trained for, otherwise
+	// admit.Neutral{} (train a model for your embedder with memgate train).
 	Gate admit.Gate
 }
 
@@ -164,6 +167,9 @@ func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	}
 	if o.Gate == nil {
 		o.Gate = admit.Neutral{}
+		if g, err := gate.Default(); err == nil && g.CheckEmbedder(o.Embedder.Identity()) == nil {
+			o.Gate = g
+		}
 	}
 	if id := o.Embedder.Identity(); id.Name == "" || id.Dim <= 0 || id.Dim > memory.MaxEmbeddingDim {
 		return nil, fmt.Errorf("open engine: embedder identity %+v is invalid", id)

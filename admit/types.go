@@ -246,8 +246,14 @@ type Scores struct {
 	// EffectiveAuthority is the lowest authority of the memory and all its
 	// lineage ancestors, the authority decisions use.
 	EffectiveAuthority memory.Authority `json:"effectiveAuthority"`
-	// GateFit is the gate's fit score in [0,1], when a gate scored it.
-	GateFit *float64 `json:"gateFit,omitempty"`
+	// GateFit is the learned gate's fit score in [0,1]; absent when no
+	// learned gate scored the memory.
+	GateFit float64 `json:"gateFit,omitempty"`
+	// GateThreshold is the fit the task's bucket requires.
+	GateThreshold float64 `json:"gateThreshold,omitempty"`
+	// GateFactors name the feature groups that most lowered the fit, when
+	// the gate lowered the decision.
+	GateFactors []string `json:"gateFactors,omitempty"`
 }
 
 // Result is the decision for one candidate.

@@ -17,6 +17,7 @@ import (
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/bind"
 	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/index/exact"
 	"github.com/memgate/memgate/inject"
 	"github.com/memgate/memgate/memory"
@@ -60,7 +61,8 @@ type Options struct {
 	// Policy is the envelope of the policy and full baselines; default
 	// policy.Default().
 	Policy *policy.Policy
-	// Gate is the full baseline's gate; default admit.Neutral{}.
+	// Gate is the full baseline's gate; default the gate built into
+	// memgate (gate.Default).
 	Gate admit.Gate
 	// Workers run cases in parallel; default GOMAXPROCS.
 	Workers int
@@ -117,7 +119,11 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 		o.Policy = policy.Default()
 	}
 	if o.Gate == nil {
-		o.Gate = admit.Neutral{}
+		g, err := gate.Default()
+		if err != nil {
+			return nil, err
+		}
+		o.Gate = g
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
@@ -177,121 +183,130 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 	return aggregate(runs, &o), nil
 }
 
-func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp string) caseRun {
-	run := caseRun{c: c, bucket: string(c.Context.Intent) + "×" + string(c.Context.ToolRisk), by: map[Baseline]*outcome{}}
-	actx := c.Context
-	if actx.Now.IsZero() {
-		actx.Now = o.Now
+// Prepared is a case made ready for admission: its context with a time, the
+// memories after its events, and every live memory as a candidate with its
+// similarity, vectors and lineage (resolved within the case).
+type Prepared struct {
+	Context    admit.Context
+	Memories   []memory.Memory // all, after events (forgotten ones included)
+	Forgotten  map[string]bool
+	Candidates []admit.Candidate // live memories, in case order
+	Sims       map[string]float64
+}
+
+// Prepare applies a case's events and builds its admission candidates with
+// builtin-embedder vectors, as the admit mode and gate training use them.
+func Prepare(ctx context.Context, c *Case, now time.Time, emb *embed.Builtin) (*Prepared, error) {
+	p := &Prepared{Context: c.Context, Forgotten: map[string]bool{}, Sims: map[string]float64{}}
+	if p.Context.Now.IsZero() {
+		p.Context.Now = now
 	}
-	// Apply the events.
-	forgotten := map[string]bool{}
-	mems := make([]memory.Memory, 0, len(c.Memories))
+	p.Memories = append([]memory.Memory(nil), c.Memories...)
 	byID := map[string]*memory.Memory{}
-	for _, m := range c.Memories {
-		mems = append(mems, m)
-	}
-	for i := range mems {
-		byID[mems[i].ID] = &mems[i]
+	for i := range p.Memories {
+		byID[p.Memories[i].ID] = &p.Memories[i]
 	}
 	for _, ev := range c.Events {
 		switch ev.Op {
 		case "revoke":
-			m := byID[ev.ID]
-			if !m.Revoked {
-				m.Revoked, m.RevokedAt = true, actx.Now
+			if m := byID[ev.ID]; !m.Revoked {
+				m.Revoked, m.RevokedAt = true, p.Context.Now
 			}
 		case "forget":
-			forgotten[ev.ID] = true
+			p.Forgotten[ev.ID] = true
 		}
 	}
 	var live []memory.Memory
-	for _, m := range mems {
-		if !forgotten[m.ID] {
+	for _, m := range p.Memories {
+		if !p.Forgotten[m.ID] {
 			live = append(live, m)
 		}
 	}
-	run.revoked = descendants(mems, func(m *memory.Memory) bool { return m.Revoked || forgotten[m.ID] })
-	forgottenDesc := descendants(mems, func(m *memory.Memory) bool { return forgotten[m.ID] })
-	run.hard = hardBoundaries(&actx, mems, run.revoked)
-	run.scope = map[string]bool{}
-	for _, m := range mems {
-		if m.UserID != actx.UserID || mismatch(actx.WorkspaceID, m.WorkspaceID) || mismatch(actx.ProjectID, m.ProjectID) {
-			run.scope[m.ID] = true
-		}
+	texts := make([]string, len(live)+1)
+	texts[0] = c.Query
+	for i, m := range live {
+		texts[i+1] = m.Text
 	}
-
-	// Similarity of each live memory to the query.
-	sims := map[string]float64{}
-	var retrieved []string // in search mode, what retrieval returned, best first
-	if o.Mode == ModeAdmit {
-		texts := make([]string, len(live)+1)
-		texts[0] = c.Query
-		for i, m := range live {
-			texts[i+1] = m.Text
-		}
-		vecs, _ := emb.Embed(ctx, texts)
-		for i, m := range live {
-			sims[m.ID] = float64(exact.Dot(vecs[0], vecs[i+1]))
-		}
-	} else {
-		var err error
-		if retrieved, err = searchCase(ctx, c, &actx, mems, o.K, tmp, sims); err != nil {
-			run.err = err
-			return run
-		}
-	}
-
-	// The similarity baseline: the user's top k (naive layers filter by
-	// user but know nothing of revocation, scope or authority).
-	simTop := retrieved
-	if o.Mode == ModeAdmit {
-		var own []memory.Memory
-		for _, m := range live {
-			if m.UserID == actx.UserID {
-				own = append(own, m)
-			}
-		}
-		slices.SortFunc(own, func(a, b memory.Memory) int {
-			if d := cmp.Compare(sims[b.ID], sims[a.ID]); d != 0 {
-				return d
-			}
-			return cmp.Compare(a.ID, b.ID)
-		})
-		start := time.Now()
-		for i := 0; i < len(own) && i < o.K; i++ {
-			simTop = append(simTop, own[i].ID)
-		}
-		run.by[Similarity] = similarityOutcome(c, simTop, byID, time.Since(start))
-	} else {
-		run.by[Similarity] = similarityOutcome(c, simTop, byID, 0)
-	}
-
-	// The admission baselines run on the candidates: every live memory in
-	// admit mode, what retrieval returned in search mode.
-	candIDs := make([]string, 0, len(live))
-	if o.Mode == ModeAdmit {
-		for _, m := range live {
-			candIDs = append(candIDs, m.ID)
-		}
-	} else {
-		candIDs = retrieved
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
 	}
 	gcs := make([]memgate.GateCandidate, len(live))
 	for i, m := range live {
-		gcs[i] = memgate.GateCandidate{Memory: m, Similarity: sims[m.ID]}
+		p.Sims[m.ID] = float64(exact.Dot(vecs[0], vecs[i+1]))
+		gcs[i] = memgate.GateCandidate{Memory: m, Similarity: p.Sims[m.ID]}
 	}
-	prepared, err := memgate.PrepareCandidates(gcs)
+	if p.Candidates, err = memgate.PrepareCandidates(gcs); err != nil {
+		return nil, err
+	}
+	forgottenDesc := descendants(p.Memories, func(m *memory.Memory) bool { return p.Forgotten[m.ID] })
+	for i := range p.Candidates {
+		cd := &p.Candidates[i]
+		cd.Query, cd.QueryVector, cd.Vector = c.Query, vecs[0], vecs[i+1]
+		if forgottenDesc[cd.Memory.ID] {
+			cd.Lineage.ForgottenAncestors = append(cd.Lineage.ForgottenAncestors, "(forgotten)")
+		}
+	}
+	return p, nil
+}
+
+func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp string) caseRun {
+	run := caseRun{c: c, bucket: string(c.Context.Intent) + "×" + string(c.Context.ToolRisk), by: map[Baseline]*outcome{}}
+	p, err := Prepare(ctx, c, o.Now, emb)
 	if err != nil {
 		run.err = err
 		return run
 	}
-	byCand := map[string]admit.Candidate{}
-	for _, p := range prepared {
-		if forgottenDesc[p.Memory.ID] {
-			p.Lineage.ForgottenAncestors = append(p.Lineage.ForgottenAncestors, "(forgotten)")
-		}
-		byCand[p.Memory.ID] = p
+	actx := p.Context
+	byID := map[string]*memory.Memory{}
+	for i := range p.Memories {
+		byID[p.Memories[i].ID] = &p.Memories[i]
 	}
+	run.revoked = descendants(p.Memories, func(m *memory.Memory) bool { return m.Revoked || p.Forgotten[m.ID] })
+	run.hard = hardBoundaries(&actx, p.Memories, run.revoked)
+	run.scope = map[string]bool{}
+	for _, m := range p.Memories {
+		if m.UserID != actx.UserID || mismatch(actx.WorkspaceID, m.WorkspaceID) || mismatch(actx.ProjectID, m.ProjectID) {
+			run.scope[m.ID] = true
+		}
+	}
+	byCand := map[string]admit.Candidate{}
+	for _, cd := range p.Candidates {
+		byCand[cd.Memory.ID] = cd
+	}
+
+	// The candidates: every live memory in admit mode, what retrieval
+	// returned in search mode. The similarity baseline injects the user's
+	// top k (naive layers filter by user but know nothing of revocation,
+	// scope or authority).
+	var candIDs, simTop []string
+	start := time.Now()
+	if o.Mode == ModeAdmit {
+		var own []admit.Candidate
+		for _, cd := range p.Candidates {
+			candIDs = append(candIDs, cd.Memory.ID)
+			if cd.Memory.UserID == actx.UserID {
+				own = append(own, cd)
+			}
+		}
+		slices.SortFunc(own, func(a, b admit.Candidate) int {
+			if d := cmp.Compare(b.Similarity, a.Similarity); d != 0 {
+				return d
+			}
+			return cmp.Compare(a.Memory.ID, b.Memory.ID)
+		})
+		for i := 0; i < len(own) && i < o.K; i++ {
+			simTop = append(simTop, own[i].Memory.ID)
+		}
+	} else {
+		retrieved, err := searchCase(ctx, c, &actx, o.K, tmp)
+		if err != nil {
+			run.err = err
+			return run
+		}
+		candIDs, simTop = retrieved, retrieved
+	}
+	run.by[Similarity] = similarityOutcome(c, simTop, byID, time.Since(start))
 	acs := make([]admit.Candidate, 0, len(candIDs))
 	for _, id := range candIDs {
 		acs = append(acs, byCand[id])
@@ -313,7 +328,7 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 	}
 	if tc := c.ToolCall; tc != nil && admit.ToolRisk(tc.Risk).High() {
 		for _, id := range tc.JustifiedBy {
-			if p, ok := byCand[id]; ok && p.Lineage.EffectiveAuthority.Low() {
+			if cd, ok := byCand[id]; ok && cd.Lineage.EffectiveAuthority.Low() {
 				run.lowAuth = true
 			}
 		}
@@ -428,8 +443,8 @@ func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []a
 }
 
 // searchCase stores the case in a fresh store, applies its events, and
-// retrieves; it fills sims and returns the retrieved ids, best first.
-func searchCase(ctx context.Context, c *Case, actx *admit.Context, mems []memory.Memory, k int, tmp string, sims map[string]float64) ([]string, error) {
+// returns the retrieved ids, best first.
+func searchCase(ctx context.Context, c *Case, actx *admit.Context, k int, tmp string) ([]string, error) {
 	dir, err := os.MkdirTemp(tmp, "case-")
 	if err != nil {
 		return nil, err
@@ -463,7 +478,6 @@ func searchCase(ctx context.Context, c *Case, actx *admit.Context, mems []memory
 	ids := make([]string, len(cands))
 	for i, cd := range cands {
 		ids[i] = cd.Memory.ID
-		sims[cd.Memory.ID] = cd.Similarity
 	}
 	return ids, nil
 }

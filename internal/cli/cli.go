@@ -74,7 +74,7 @@ admission decides what may enter a model's context.`,
 	root.PersistentFlags().StringVar(&e.policy, "policy", "", "policy file (YAML or JSON) with operator rules; default: built-in rules only")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(e.addCmd(), e.importCmd(), e.exportCmd(), e.getCmd(), e.listCmd(), e.admitSearchCmd(),
-		e.bindCmd(), e.auditCmd(), e.quarantineCmd(), e.policyCmd(), e.evalCmd(), e.suiteCmd(),
+		e.bindCmd(), e.auditCmd(), e.quarantineCmd(), e.policyCmd(), e.evalCmd(), e.suiteCmd(), e.trainCmd(),
 		e.revokeCmd(), e.forgetCmd(), e.supersedeCmd(), e.reembedCmd(), e.statsCmd(), e.demoCmd())
 	return root
 }

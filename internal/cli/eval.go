@@ -7,16 +7,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/eval"
 	"github.com/memgate/memgate/eval/suite"
+	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/policy"
 )
 
 func (e *env) evalCmd() *cobra.Command {
 	var (
-		cases, mode, baseline, reportDir string
-		k                                int
-		asJSON                           bool
+		cases, mode, baseline, reportDir, gatePath string
+		k                                          int
+		asJSON                                     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "eval --cases FILE [--mode admit|search] [--baseline similarity|policy|full] [--json] [--report DIR]",
@@ -50,6 +52,17 @@ Malformed cases are skipped and reported with their line numbers.`,
 					return err
 				}
 				o.Policy = p
+			}
+			if gatePath != "" {
+				m, err := gate.Load(gatePath)
+				if err != nil {
+					return err
+				}
+				g := gate.New(m)
+				if err := g.CheckEmbedder(embed.NewBuiltin().Identity()); err != nil {
+					return err
+				}
+				o.Gate = g
 			}
 			f, err := os.Open(cases)
 			if err != nil {
@@ -85,6 +98,7 @@ Malformed cases are skipped and reported with their line numbers.`,
 	cmd.Flags().IntVarP(&k, "k", "k", 10, "candidates retrieved, and injected by the similarity baseline")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&reportDir, "report", "", "also write report.json, report.md and report.html into this directory")
+	cmd.Flags().StringVar(&gatePath, "gate", "", "gate model for the full baseline (default: the model built into memgate)")
 	return cmd
 }
 

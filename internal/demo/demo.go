@@ -147,9 +147,10 @@ func Run(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "Similarity alone would inject all %d candidates. memgate admitted %d, passed %d as marked\n", simInjected, admitted, summarised)
 	fmt.Fprintf(w, "unverified summaries that cannot steer tools, and kept %d out, each with its reasons.\n", excluded)
-	fmt.Fprintln(w, "The hard envelope does not judge fit: in task 3 it admits a forum post about deploys and a client")
-	fmt.Fprintln(w, "memory into a family question, and in task 2 the planted instruction only drops to a marked summary.")
-	fmt.Fprintln(w, "Those soft boundaries are the job of the learned task-conditioned gate; this build's gate is neutral.")
+	fmt.Fprintln(w, "Rules cannot judge fit; the learned gate does: in task 3 it ranks down a forum post about deploys and a")
+	fmt.Fprintln(w, "client memory (gate_low_fit, gate_domain_mismatch) that the envelope would have let into a family question.")
+	fmt.Fprintln(w, "It does not catch everything: in task 2 the planted instruction stays a marked, unverified summary that")
+	fmt.Fprintln(w, "cannot justify a tool call, the same limit the evaluation report shows for privileged tasks.")
 	fmt.Fprintln(w)
 
 	fmt.Fprintln(w, "Tool calls in task 1 (send_email, external_side_effect):")

@@ -1,0 +1,288 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/internal/vecmath"
+)
+
+// FormatVersion is the model file format version this build reads.
+const FormatVersion = 1
+
+const magic = "MEMGATE-GATE"
+
+// Limits the decoder enforces before allocating anything.
+const (
+	maxHeaderBytes = 1 << 20
+	maxLayerWidth  = 1 << 16
+	maxParams      = 16 << 20
+)
+
+// Header describes a model: what it expects and how it was made.
+type Header struct {
+	Format   int            `json:"format"`
+	Schema   int            `json:"schema"`
+	Embedder embed.Identity `json:"embedder"`
+	// Sizes are the layer widths, input first, 1 last.
+	Sizes []int `json:"sizes"`
+	// Thresholds are the minimum fit per "intent×toolRisk" bucket;
+	// DefaultThreshold applies to buckets without one.
+	Thresholds       map[string]float64 `json:"thresholds"`
+	DefaultThreshold float64            `json:"defaultThreshold"`
+	// MinUtility is the benign utility retention the thresholds were
+	// calibrated to keep on the dev set.
+	MinUtility float64 `json:"minUtility"`
+	// TrainingDataHash is the SHA-256 of the training and dev cases.
+	TrainingDataHash string   `json:"trainingDataHash"`
+	Training         Training `json:"training"`
+}
+
+// Training records how a model was trained.
+type Training struct {
+	Seed         uint64  `json:"seed"`
+	Epochs       int     `json:"epochs"`
+	BestEpoch    int     `json:"bestEpoch"`
+	TrainSamples int     `json:"trainSamples"`
+	DevSamples   int     `json:"devSamples"`
+	DevLoss      float64 `json:"devLoss"`
+}
+
+// Model is a trained gate model. It is immutable and safe for concurrent use.
+type Model struct {
+	Header Header
+	// weights and biases per layer; w is row-major [out][in].
+	w [][]float32
+	b [][]float32
+}
+
+// Threshold returns the minimum fit for a bucket.
+func (m *Model) Threshold(bucket string) float64 {
+	if t, ok := m.Header.Thresholds[bucket]; ok {
+		return t
+	}
+	return m.Header.DefaultThreshold
+}
+
+// scratch holds one forward pass's buffers.
+type scratch struct {
+	x    []float32
+	z1   []float32 // first-layer pre-activations, kept for attribution
+	acts [][]float32
+	q, v []float32 // embeddings computed by the gate when a candidate lacks them
+	zTmp []float32 // first-layer pre-activations during attribution
+	ext  extractor
+}
+
+func (m *Model) newScratch() *scratch {
+	s := &scratch{x: make([]float32, m.Header.Sizes[0]), z1: make([]float32, m.Header.Sizes[1])}
+	for _, n := range m.Header.Sizes[1:] {
+		s.acts = append(s.acts, make([]float32, n))
+	}
+	return s
+}
+
+// forward returns the fit score for the feature vector in s.x, keeping the
+// first layer's pre-activations in s.z1.
+func (m *Model) forward(s *scratch) float64 {
+	n := len(s.x)
+	for j := range s.z1 {
+		s.z1[j] = vecmath.Dot(m.w[0][j*n:(j+1)*n], s.x) + m.b[0][j]
+	}
+	return m.fromFirst(s, s.z1)
+}
+
+// fromFirst finishes a forward pass from first-layer pre-activations z1.
+func (m *Model) fromFirst(s *scratch, z1 []float32) float64 {
+	last := len(m.w) - 1
+	in := s.acts[0]
+	for j, z := range z1 {
+		if last > 0 {
+			z = silu32(z)
+		}
+		in[j] = z
+	}
+	for l := 1; l <= last; l++ {
+		out := s.acts[l]
+		n := len(in)
+		for j := range out {
+			z := vecmath.Dot(m.w[l][j*n:(j+1)*n], in) + m.b[l][j]
+			if l < last {
+				z = silu32(z)
+			}
+			out[j] = z
+		}
+		in = out
+	}
+	return sigmoid(float64(in[0]))
+}
+
+// without returns the fit with the features x[start:end] set to zero, from
+// the pre-activations of the last forward pass: only the removed group's
+// contribution to the first layer is recomputed.
+func (m *Model) without(s *scratch, start, end int, z []float32) float64 {
+	n := len(s.x)
+	for j := range z {
+		z[j] = s.z1[j] - vecmath.Dot(m.w[0][j*n+start:j*n+end], s.x[start:end])
+	}
+	return m.fromFirst(s, z)
+}
+
+func silu32(z float32) float32 { return z / (1 + float32(math.Exp(float64(-z)))) }
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+// WriteTo writes the model in the versioned file format.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	var buf bytes.Buffer
+	buf.WriteString(magic)
+	hdr, err := json.Marshal(m.Header)
+	if err != nil {
+		return 0, err
+	}
+	binary.Write(&buf, binary.LittleEndian, uint32(len(hdr)))
+	buf.Write(hdr)
+	var n uint32
+	for l := range m.w {
+		n += uint32(len(m.w[l]) + len(m.b[l]))
+	}
+	binary.Write(&buf, binary.LittleEndian, n)
+	for l := range m.w {
+		for _, v := range m.w[l] {
+			binary.Write(&buf, binary.LittleEndian, math.Float32bits(v))
+		}
+		for _, v := range m.b[l] {
+			binary.Write(&buf, binary.LittleEndian, math.Float32bits(v))
+		}
+	}
+	binary.Write(&buf, binary.LittleEndian, crc32.ChecksumIEEE(buf.Bytes()))
+	k, err := w.Write(buf.Bytes())
+	return int64(k), err
+}
+
+// Save writes the model to a file.
+func (m *Model) Save(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := m.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Load reads a model file.
+func Load(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("gate model: %w", err)
+	}
+	m, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("gate model %s: %w", path, err)
+	}
+	return m, nil
+}
+
+// Decode parses and checks a model file: its magic, format and schema
+// versions, layer sizes, weight count, checksum and that every weight is
+// finite. It never panics on bad input.
+func Decode(data []byte) (*Model, error) {
+	if len(data) < len(magic)+12 || string(data[:len(magic)]) != magic {
+		return nil, errors.New("not a memgate gate model (bad magic)")
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, errors.New("corrupted or truncated model file (checksum mismatch)")
+	}
+	r := body[len(magic):]
+	hlen := binary.LittleEndian.Uint32(r)
+	r = r[4:]
+	if hlen > maxHeaderBytes || int(hlen) > len(r)-4 {
+		return nil, fmt.Errorf("header length %d out of bounds", hlen)
+	}
+	var h Header
+	if err := json.Unmarshal(r[:hlen], &h); err != nil {
+		return nil, fmt.Errorf("header: %v", err)
+	}
+	r = r[hlen:]
+	if h.Format != FormatVersion {
+		return nil, fmt.Errorf("model format v%d; this build reads v%d", h.Format, FormatVersion)
+	}
+	if h.Schema != SchemaVersion {
+		return nil, fmt.Errorf("model built for feature schema v%d; this build uses v%d: retrain it with `memgate train`", h.Schema, SchemaVersion)
+	}
+	if h.Embedder.Name == "" || h.Embedder.Dim <= 0 || h.Embedder.Dim > maxLayerWidth {
+		return nil, fmt.Errorf("header: invalid embedder %+v", h.Embedder)
+	}
+	if len(h.Sizes) < 2 || h.Sizes[len(h.Sizes)-1] != 1 || h.Sizes[0] != Dim(h.Embedder.Dim) {
+		return nil, fmt.Errorf("header: layer sizes %v do not fit schema v%d for %s (want input %d, output 1)", h.Sizes, SchemaVersion, h.Embedder, Dim(h.Embedder.Dim))
+	}
+	params := 0
+	for i, n := range h.Sizes {
+		if n <= 0 || n > maxLayerWidth {
+			return nil, fmt.Errorf("header: layer %d width %d out of bounds", i, n)
+		}
+		if i > 0 {
+			params += h.Sizes[i-1]*n + n
+		}
+	}
+	if params > maxParams {
+		return nil, fmt.Errorf("header: %d parameters exceed the limit %d", params, maxParams)
+	}
+	for b, t := range h.Thresholds {
+		if !(t >= 0 && t <= 1) {
+			return nil, fmt.Errorf("header: threshold %v for %s outside [0,1]", t, b)
+		}
+	}
+	if !(h.DefaultThreshold >= 0 && h.DefaultThreshold <= 1) {
+		return nil, fmt.Errorf("header: default threshold %v outside [0,1]", h.DefaultThreshold)
+	}
+	if len(r) < 4 {
+		return nil, errors.New("truncated before the weights")
+	}
+	count := binary.LittleEndian.Uint32(r)
+	r = r[4:]
+	if int(count) != params || len(r) != 4*params {
+		return nil, fmt.Errorf("weights: %d declared, %d bytes present, %d expected from the sizes", count, len(r), 4*params)
+	}
+	m := &Model{Header: h}
+	off := 0
+	next := func(n int) ([]float32, error) {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(r[off:]))
+			off += 4
+			if math.IsNaN(float64(v[i])) || math.IsInf(float64(v[i]), 0) {
+				return nil, errors.New("weights: a weight is not finite")
+			}
+		}
+		return v, nil
+	}
+	for i := 1; i < len(h.Sizes); i++ {
+		w, err := next(h.Sizes[i-1] * h.Sizes[i])
+		if err != nil {
+			return nil, err
+		}
+		b, err := next(h.Sizes[i])
+		if err != nil {
+			return nil, err
+		}
+		m.w, m.b = append(m.w, w), append(m.b, b)
+	}
+	return m, nil
+}
+
+// NewModel builds a model from its header and per-layer weights (row-major
+// [out][in]) and biases; training uses it.
+func NewModel(h Header, w, b [][]float32) *Model { return &Model{Header: h, w: w, b: b} }

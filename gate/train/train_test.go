@@ -1,0 +1,122 @@
+package train
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/memgate/memgate/eval/suite"
+	"github.com/memgate/memgate/gate"
+)
+
+// TestDefaultModelIsCurrent fails when the shipped model was not trained on
+// what the suite generator produces today, so it cannot go stale silently.
+// Regenerate it with scripts/train-default-gate.sh.
+func TestDefaultModelIsCurrent(t *testing.T) {
+	g, err := gate.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	splits := suite.Generate(1, 50)
+	want := Hash(splits[suite.Train], splits[suite.Dev])
+	if got := g.Model().Header.TrainingDataHash; got != want {
+		t.Fatalf("gate/default.model was trained on data %s, the generator now makes %s: run scripts/train-default-gate.sh", got, want)
+	}
+}
+
+func samples(t *testing.T, split string, n int) []Sample {
+	t.Helper()
+	s, err := Samples(context.Background(), suite.Generate(3, n)[split], Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestTrainIsDeterministicAndLearns(t *testing.T) {
+	tr, dev := samples(t, suite.Train, 4), samples(t, suite.Dev, 4)
+	o := Options{Seed: 7, Epochs: 60}
+	a, err := Train(tr, dev, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Train(tr, dev, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wa, wb strings.Builder
+	a.WriteTo(&wa)
+	b.WriteTo(&wb)
+	if wa.String() != wb.String() {
+		t.Fatal("training with the same seed gave different models")
+	}
+	// It must separate its training data better than chance.
+	g := gate.New(a)
+	var correct int
+	for _, s := range tr {
+		if (g.Score(s.X) >= 0.5) == s.Fit {
+			correct++
+		}
+	}
+	if acc := float64(correct) / float64(len(tr)); acc < 0.8 {
+		t.Fatalf("training accuracy %.2f", acc)
+	}
+	if a.Header.Training.TrainSamples != len(tr) || a.Header.Training.BestEpoch == 0 {
+		t.Fatalf("training record %+v", a.Header.Training)
+	}
+}
+
+func TestTrainRejectsBadData(t *testing.T) {
+	tr, dev := samples(t, suite.Train, 2), samples(t, suite.Dev, 2)
+	var pos, neg, noBenign []Sample
+	for _, s := range tr {
+		if s.Fit {
+			pos = append(pos, s)
+		} else {
+			neg = append(neg, s)
+		}
+	}
+	for _, s := range dev {
+		if !s.Useful {
+			noBenign = append(noBenign, s)
+		}
+	}
+	nan := append([]Sample(nil), tr...)
+	nan[0].X = append([]float32(nil), nan[0].X...)
+	nan[0].X[3] = float32(math.NaN())
+	tests := []struct {
+		name       string
+		train, dev []Sample
+		want       string
+	}{
+		{"empty", nil, dev, "training set is empty"},
+		{"single class", pos, dev, "single class"},
+		{"only negatives", neg, dev, "single class"},
+		{"dev without benign", tr, noBenign, "no useful (benign) memories"},
+		{"empty dev", tr, nil, "dev set is empty"},
+		{"NaN feature", nan, dev, "not finite"},
+	}
+	for _, tt := range tests {
+		if _, err := Train(tt.train, tt.dev, Options{Epochs: 2}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestThreshold(t *testing.T) {
+	useful := []float64{0.9, 0.95, 0.97, 0.99, 0.2}
+	threats := []float64{0.05, 0.1, 0.3, 0.96}
+	// Keeping 0.8 of useful allows losing one (0.2): removing 0.05, 0.1 and
+	// 0.3 needs a threshold just above 0.3 and loses only 0.2; removing 0.96
+	// would lose three.
+	if got := threshold(useful, threats, 0.8); got <= 0.3 || got > 0.3001 {
+		t.Fatalf("threshold = %v, want just above 0.3", got)
+	}
+	if got := threshold(useful, nil, 0.98); got != 0 {
+		t.Fatalf("no threats: %v, want 0 (no evidence, no lowering)", got)
+	}
+	if got := threshold(useful, threats, 1); got <= 0.1 || got > 0.1001 {
+		t.Fatalf("keep all useful: %v, want just above 0.1", got)
+	}
+}
