@@ -262,3 +262,34 @@ func TestDemo(t *testing.T) {
 		t.Error("demo shows another user's or a revoked memory as a candidate")
 	}
 }
+
+func TestTrainCommand(t *testing.T) {
+	dir := t.TempDir()
+	if r := run(t, "", "suite", "generate", "--out", filepath.Join(dir, "s"), "--per-family", "3", "--seed", "4"); r.code != 0 {
+		t.Fatalf("suite: %+v", r)
+	}
+	model := filepath.Join(dir, "g.model")
+	r := run(t, "", "train", "--cases", filepath.Join(dir, "s", "train.jsonl"), "--dev", filepath.Join(dir, "s", "dev.jsonl"), "--out", model, "--epochs", "20")
+	if r.code != 0 || !strings.Contains(r.stdout, "wrote "+model) {
+		t.Fatalf("train: %+v", r)
+	}
+	if r := run(t, "", "eval", "--cases", filepath.Join(dir, "s", "test.jsonl"), "--gate", model, "--baseline", "full"); r.code != 0 || !strings.Contains(r.stdout, "full") {
+		t.Fatalf("eval --gate: %+v", r)
+	}
+	// A model file that is damaged is refused with a clear error.
+	raw, _ := os.ReadFile(model)
+	bad := filepath.Join(dir, "bad.model")
+	os.WriteFile(bad, raw[:len(raw)/2], 0o600)
+	if r := run(t, "", "eval", "--cases", filepath.Join(dir, "s", "test.jsonl"), "--gate", bad); r.code != 1 || !strings.Contains(r.stderr, "checksum") {
+		t.Fatalf("damaged model: %+v", r)
+	}
+	// Training data with a single class cannot train a gate.
+	one := filepath.Join(dir, "one.jsonl")
+	os.WriteFile(one, []byte(`{"id":"c","query":"q","context":{"userId":"u"},"memories":[{"id":"m","text":"t","userId":"u"}],"useful":["m"]}`+"\n"), 0o600)
+	if r := run(t, "", "train", "--cases", one, "--dev", one, "--out", filepath.Join(dir, "x.model")); r.code != 1 || !strings.Contains(r.stderr, "single class") {
+		t.Fatalf("single class: %+v", r)
+	}
+	if r := run(t, "", "train", "--cases", one); r.code != 2 {
+		t.Fatalf("missing flags: %+v", r)
+	}
+}
