@@ -8,8 +8,10 @@ package admit
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/memgate/memgate/internal/enum"
 	"github.com/memgate/memgate/memory"
 )
 
@@ -70,29 +72,7 @@ func ParseToolRisk(s string) (ToolRisk, error) {
 // ParseDecision parses a decision name.
 func ParseDecision(s string) (Decision, error) { return parse(s, Decisions) }
 
-func parse[T ~string](s string, allowed []T) (T, error) {
-	for _, a := range allowed {
-		if string(a) == s {
-			return a, nil
-		}
-	}
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		names[i] = string(a)
-	}
-	return "", fmt.Errorf("unknown value %q (allowed: %s)", s, joinComma(names))
-}
-
-func joinComma(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
-}
+func parse[T ~string](s string, allowed []T) (T, error) { return enum.Parse(s, allowed) }
 
 // Principal is who asks: in server mode it comes from the authenticated API
 // key, never from the request body.
@@ -142,20 +122,9 @@ func (c *Context) Validate() error {
 		errs = append(errs, "requiredAuthority: "+err.Error())
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("admission context: %s", joinSemi(errs))
+		return fmt.Errorf("admission context: %s", strings.Join(errs, "; "))
 	}
 	return nil
-}
-
-func joinSemi(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += "; "
-		}
-		out += x
-	}
-	return out
 }
 
 // Decision is what may be done with a candidate in this task.

@@ -120,13 +120,7 @@ func measure(t *tally, r *caseRun, b Baseline) {
 	}
 	t.add(MOverAdmission, xIn, xs)
 	t.add(MPartialOverAdmission, xSum, xs)
-	hardIn := 0
-	for id := range r.hard {
-		if oc.entered[id] {
-			hardIn++
-		}
-	}
-	t.add(MHardOverAdmission, hardIn, len(r.hard))
+	t.add(MHardOverAdmission, countIn(r.hard, oc.entered), len(r.hard))
 	var uSim, uKept, uAll, uCand int
 	for _, id := range c.Useful {
 		if r.revoked[id] {
@@ -158,13 +152,7 @@ func measure(t *tally, r *caseRun, b Baseline) {
 		}
 	}
 	t.add(MPrecision, appropriate, labelled)
-	scopeIn := 0
-	for id := range r.scope {
-		if oc.entered[id] {
-			scopeIn++
-		}
-	}
-	t.add(MCrossScope, scopeIn, len(r.scope))
+	t.add(MCrossScope, countIn(r.scope, oc.entered), len(r.scope))
 	if r.lowAuth {
 		allowed := 0
 		if oc.verdict == BindAllow {
@@ -205,6 +193,17 @@ func measure(t *tally, r *caseRun, b Baseline) {
 		}
 		t.add(MBindAccuracy, ok, 1)
 	}
+}
+
+// countIn counts the members of set that are also in other.
+func countIn(set, other map[string]bool) int {
+	n := 0
+	for id := range set {
+		if other[id] {
+			n++
+		}
+	}
+	return n
 }
 
 func (t *tally) metrics(sim *tally) *Metrics {

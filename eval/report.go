@@ -108,15 +108,7 @@ func WriteMarkdown(w io.Writer, r *Report, command string) error {
 		fmt.Fprintf(w, " Regenerate with:\n\n```sh\n%s\n```\n", command)
 	}
 	fmt.Fprintf(w, "\nRates with their counts (numerator/denominator); — means no case measured it. Definitions: docs/eval.md.\n\n")
-	fmt.Fprint(w, "| measure |")
-	for _, b := range r.Baselines {
-		fmt.Fprintf(w, " %s |", b)
-	}
-	fmt.Fprint(w, "\n|---|")
-	for range r.Baselines {
-		fmt.Fprint(w, "---|")
-	}
-	fmt.Fprintln(w)
+	mdHeader(w, []string{"measure"}, r.Baselines)
 	for _, row := range measureRows {
 		fmt.Fprintf(w, "| %s |", strings.TrimSpace(row.label))
 		for _, b := range r.Baselines {
@@ -138,15 +130,8 @@ func WriteMarkdown(w io.Writer, r *Report, command string) error {
 		title string
 		get   func(*Metrics) map[string]*Metrics
 	}{{"category", func(m *Metrics) map[string]*Metrics { return m.ByCategory }}, {"intent × tool risk", func(m *Metrics) map[string]*Metrics { return m.ByBucket }}} {
-		fmt.Fprintf(w, "\n## Over-admission / benign utility retention by %s\n\n| %s | cases |", dim.title, dim.title)
-		for _, b := range r.Baselines {
-			fmt.Fprintf(w, " %s |", b)
-		}
-		fmt.Fprint(w, "\n|---|---|")
-		for range r.Baselines {
-			fmt.Fprint(w, "---|")
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "\n## Over-admission / benign utility retention by %s\n\n", dim.title)
+		mdHeader(w, []string{dim.title, "cases"}, r.Baselines)
 		primary := dim.get(r.ByBaseline[string(r.Primary)])
 		for _, k := range sortedKeys(primary) {
 			fmt.Fprintf(w, "| %s | %d |", k, primary[k].Cases)
@@ -164,6 +149,16 @@ func WriteMarkdown(w io.Writer, r *Report, command string) error {
 		}
 	}
 	return nil
+}
+
+// mdHeader writes a Markdown table header: the leading columns, then one
+// column per baseline.
+func mdHeader(w io.Writer, lead []string, baselines []Baseline) {
+	cols := append([]string(nil), lead...)
+	for _, b := range baselines {
+		cols = append(cols, string(b))
+	}
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
 }
 
 // WriteJSON writes the report as indented JSON.

@@ -1,9 +1,6 @@
 package memory
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/memgate/memgate/internal/enum"
 
 // Authority says where a memory came from, and so how far it may be trusted.
 // The zero value means the source is unknown; admission treats it like the
@@ -91,18 +88,5 @@ func parseEnum[T ~string](s string, allowed []T) (T, error) {
 	if s == "" {
 		return "", nil
 	}
-	for _, a := range allowed {
-		if string(a) == s {
-			return a, nil
-		}
-	}
-	return "", fmt.Errorf("unknown value %q (allowed: %s)", s, joinEnum(allowed))
-}
-
-func joinEnum[T ~string](allowed []T) string {
-	names := make([]string, len(allowed))
-	for i, a := range allowed {
-		names[i] = string(a)
-	}
-	return strings.Join(names, ", ")
+	return enum.Parse(s, allowed)
 }
