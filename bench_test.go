@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/internal/benchstats"
 	"github.com/memgate/memgate/memory"
 )
 
@@ -127,4 +129,24 @@ func BenchmarkOpen100k(b *testing.B) {
 		}
 		e.Close()
 	}
+}
+
+// BenchmarkAdmit20k is a whole admission of k=50 candidates for a
+// 20,000-memory user: retrieval, lineage from the store, the envelope, the
+// built-in gate, and the durable audit write (one SQLite transaction).
+func BenchmarkAdmit20k(b *testing.B) {
+	e, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	addAll(b, e, synth("big", 20000, 2))
+	task := admit.Context{TaskID: "bench", UserID: "big", ProjectID: "p3", Domain: "work", Intent: admit.IntentSend, ToolRisk: admit.RiskExternalSideEffect}
+	b.ReportAllocs()
+	benchstats.Loop(b, func() {
+		adm, err := e.Admit(ctx, task, Query{Text: "send the quarterly report deadline to the Acme client", K: 50})
+		if err != nil || len(adm.Items) != 50 {
+			b.Fatalf("admit: %v", err)
+		}
+	})
 }
