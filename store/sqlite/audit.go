@@ -70,26 +70,40 @@ type Event struct {
 // the sequence number of the first. An event with Kind "decision" and a zero
 // SearchID is linked to the first event of the batch (its search).
 func (s *Store) AppendEvents(ctx context.Context, events []Event) (int64, error) {
+	if len(events) == 0 {
+		return 0, nil
+	}
 	var first int64
 	err := s.write(ctx, "append audit events", func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO audit_events(kind, at, task_id, user_id, principal_id, search_id, memory_id, decision, payload)
-			VALUES (?,?,?,?,?,?,?,?,?)`)
+		// The first event (a search, when decisions follow) goes alone so its
+		// sequence number can link the rest; the others go in multi-row
+		// statements, which cost far less than one statement per row.
+		const cols = "(kind, at, task_id, user_id, principal_id, search_id, memory_id, decision, payload)"
+		row := func(e Event, searchID int64) []any {
+			return []any{e.Kind, e.At.UnixNano(), nullStr(e.TaskID), nullStr(e.UserID), nullStr(e.PrincipalID),
+				nullInt(searchID), nullStr(e.MemoryID), nullStr(e.Decision), string(e.Payload)}
+		}
+		res, err := tx.ExecContext(ctx, "INSERT INTO audit_events"+cols+" VALUES (?,?,?,?,?,?,?,?,?)", row(events[0], events[0].SearchID)...)
 		if err != nil {
 			return err
 		}
-		defer stmt.Close()
-		for i, e := range events {
-			searchID := e.SearchID
-			if i > 0 && searchID == 0 && e.Kind == "decision" {
-				searchID = first
+		if first, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		const perStmt = 100 // 900 parameters, under SQLite's limit
+		for start := 1; start < len(events); start += perStmt {
+			chunk := events[start:min(start+perStmt, len(events))]
+			args := make([]any, 0, 9*len(chunk))
+			for _, e := range chunk {
+				searchID := e.SearchID
+				if searchID == 0 && e.Kind == "decision" {
+					searchID = first
+				}
+				args = append(args, row(e, searchID)...)
 			}
-			res, err := stmt.ExecContext(ctx, e.Kind, e.At.UnixNano(), nullStr(e.TaskID), nullStr(e.UserID), nullStr(e.PrincipalID),
-				nullInt(searchID), nullStr(e.MemoryID), nullStr(e.Decision), string(e.Payload))
-			if err != nil {
+			values := strings.Repeat("(?,?,?,?,?,?,?,?,?),", len(chunk))
+			if _, err := tx.ExecContext(ctx, "INSERT INTO audit_events"+cols+" VALUES "+values[:len(values)-1], args...); err != nil {
 				return err
-			}
-			if i == 0 {
-				first, _ = res.LastInsertId()
 			}
 		}
 		return nil
