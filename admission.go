@@ -289,8 +289,10 @@ func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Opti
 
 // Bind decides whether the memories in justifiedBy may justify call in the
 // task actx.TaskID, using the decisions recorded for that task (see package
-// bind). Ids that name no memory, stored or forgotten, are an error. The
-// binding is recorded in the audit trail.
+// bind). Arguments are checked for taint against the task's non-bindable
+// memories and all of the user's revoked memories. Ids that name no memory,
+// stored or forgotten, are an error. The binding is recorded in the audit
+// trail.
 func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCall, justifiedBy []string) (bind.Result, error) {
 	if err := e.checkContext(&actx); err != nil {
 		return bind.Result{}, errorf("bind", err)
@@ -357,6 +359,17 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 		d := latest[m.ID]
 		decidedMems[i] = bind.Decided{MemoryID: m.ID, Text: m.Text, Decision: d.d, Constraints: d.p.Constraints,
 			EffectiveAuthority: d.p.Scores.EffectiveAuthority, Revoked: m.Revoked}
+	}
+	// A revoked memory is excluded in every task, retrieved or not: its
+	// values taint arguments even when this task never saw it.
+	revoked, err := e.store.Revoked(ctx, actx.UserID)
+	if err != nil {
+		return bind.Result{}, errorf("bind", err)
+	}
+	for _, m := range revoked {
+		if _, ok := latest[m.ID]; !ok {
+			decidedMems = append(decidedMems, bind.Decided{MemoryID: m.ID, Text: m.Text, Decision: admit.Deny, Revoked: true})
+		}
 	}
 	res := bind.Judge(call, justifiedBy, decidedMems)
 	p, _ := json.Marshal(map[string]any{"tool": call, "justifiedBy": justifiedBy, "verdict": res.Verdict, "reasons": res.Reasons,

@@ -257,3 +257,24 @@ func TestAdmitCandidatesGateOnly(t *testing.T) {
 		t.Fatal("candidate without id accepted")
 	}
 }
+
+// A revoked memory taints tool arguments in every task, even one that never
+// retrieved it.
+func TestRevokedMemoryTaintsUnrelatedTask(t *testing.T) {
+	e, _ := openTemp(t, &Options{Now: fixedClock()})
+	add(t, e,
+		memory.Memory{ID: "old-account", UserID: "alex", Domain: "finance", Text: "Landlord account is 5531-8820-4417", SourceAuthority: memory.AuthorityUserConfirmed},
+		memory.Memory{ID: "rent", UserID: "alex", Domain: "finance", Text: "Rent is due on the first of the month", SourceAuthority: memory.AuthorityUserConfirmed},
+	)
+	if _, err := e.Revoke(ctx, "old-account", "landlord changed bank"); err != nil {
+		t.Fatal(err)
+	}
+	task := admit.Context{TaskID: "pay", UserID: "alex", Domain: "finance", Intent: admit.IntentExecute, ToolRisk: admit.RiskExternalSideEffect}
+	if _, err := e.Admit(ctx, task, Query{Text: "when is rent due"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Bind(ctx, task, bind.ToolCall{Name: "transfer", Risk: admit.RiskExternalSideEffect, Args: map[string]any{"to": "5531 8820 4417"}}, []string{"rent"})
+	if err != nil || r.Verdict != bind.DenyCall || len(r.Tainted) == 0 || r.Tainted[0].MemoryID != "old-account" {
+		t.Fatalf("bind with a revoked account: %+v %v", r, err)
+	}
+}

@@ -280,8 +280,9 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 	// top k (naive layers filter by user but know nothing of revocation,
 	// scope or authority).
 	var candIDs, simTop []string
-	start := time.Now()
+	var simLatency time.Duration
 	if o.Mode == ModeAdmit {
+		start := time.Now()
 		var own []admit.Candidate
 		for _, cd := range p.Candidates {
 			candIDs = append(candIDs, cd.Memory.ID)
@@ -298,18 +299,30 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 		for i := 0; i < len(own) && i < o.K; i++ {
 			simTop = append(simTop, own[i].Memory.ID)
 		}
+		simLatency = time.Since(start)
 	} else {
 		retrieved, err := searchCase(ctx, c, &actx, o.K, tmp)
 		if err != nil {
 			run.err = err
 			return run
 		}
+		// Retrieval returns the top k already; similarity decides nothing more.
 		candIDs, simTop = retrieved, retrieved
 	}
-	run.by[Similarity] = similarityOutcome(c, simTop, byID, time.Since(start))
+	run.by[Similarity] = similarityOutcome(c, simTop, byID, simLatency)
 	acs := make([]admit.Candidate, 0, len(candIDs))
+	inCands := map[string]bool{}
 	for _, id := range candIDs {
 		acs = append(acs, byCand[id])
+		inCands[id] = true
+	}
+	// The user's revoked memories that were not candidates still taint tool
+	// arguments, as the engine's Bind checks them.
+	var revokedOut []bind.Decided
+	for _, m := range p.Memories {
+		if m.Revoked && m.UserID == actx.UserID && !p.Forgotten[m.ID] && !inCands[m.ID] {
+			revokedOut = append(revokedOut, bind.Decided{MemoryID: m.ID, Text: m.Text, Decision: admit.Deny, Revoked: true})
+		}
 	}
 	for _, b := range o.Baselines {
 		if b == Similarity {
@@ -319,7 +332,7 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 		if b == PolicyOnly {
 			gate = admit.Neutral{}
 		}
-		oc, err := admissionOutcome(ctx, c, &actx, acs, o.Policy, gate)
+		oc, err := admissionOutcome(ctx, c, &actx, acs, revokedOut, o.Policy, gate)
 		if err != nil {
 			run.err = err
 			return run
@@ -407,7 +420,7 @@ func similarityOutcome(c *Case, top []string, byID map[string]*memory.Memory, la
 	return oc
 }
 
-func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []admit.Candidate, p *policy.Policy, gate admit.Gate) (*outcome, error) {
+func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []admit.Candidate, revokedOut []bind.Decided, p *policy.Policy, gate admit.Gate) (*outcome, error) {
 	pl := admit.Pipeline{Policy: p, Gate: gate}
 	start := time.Now()
 	results, err := pl.Run(ctx, actx, acs)
@@ -436,7 +449,7 @@ func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []a
 	built := inject.Build(actx, inputs, inject.Options{Budget: 1 << 20, Now: actx.Now})
 	oc.text = built.Text
 	if tc := c.ToolCall; tc != nil {
-		res := bind.Judge(bind.ToolCall{Name: tc.Name, Risk: admit.ToolRisk(tc.Risk), Args: tc.Args}, tc.JustifiedBy, decided)
+		res := bind.Judge(bind.ToolCall{Name: tc.Name, Risk: admit.ToolRisk(tc.Risk), Args: tc.Args}, tc.JustifiedBy, append(decided, revokedOut...))
 		oc.verdict = bindClass(res.Verdict)
 	}
 	return oc, nil

@@ -114,4 +114,7 @@ CREATE TABLE examples (
 	at        INTEGER NOT NULL
 ) STRICT;
 `,
+	// v3: find a user's revoked memories without scanning their others:
+	// their values taint tool-call arguments in every task.
+	`CREATE INDEX memories_revoked_by_user ON memories(user_id) WHERE revoked = 1;`,
 }

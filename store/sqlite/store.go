@@ -687,6 +687,24 @@ func (s *Store) Forget(ctx context.Context, id, reason string, at time.Time) (me
 	return t, err
 }
 
+// Revoked returns a user's revoked memories (without vectors or relations).
+func (s *Store) Revoked(ctx context.Context, userID string) ([]memory.Memory, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryColumns+" FROM memories WHERE user_id = ? AND revoked = 1 ORDER BY seq", userID)
+	if err != nil {
+		return nil, fmt.Errorf("read revoked memories: %w", describe(err))
+	}
+	defer rows.Close()
+	var out []memory.Memory
+	for rows.Next() {
+		m, _, err := scanMemory(rows, false)
+		if err != nil {
+			return nil, fmt.Errorf("read revoked memories: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
 // Tombstone returns the tombstone of a forgotten memory, and false if id was
 // never forgotten.
 func (s *Store) Tombstone(ctx context.Context, id string) (memory.Tombstone, bool, error) {
