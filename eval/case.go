@@ -96,6 +96,7 @@ type Warning struct {
 	Err  error
 }
 
+// String renders the warning on one line with its line number.
 func (w Warning) String() string {
 	return fmt.Sprintf("line %d: %s", w.Line, strings.ReplaceAll(w.Err.Error(), "\n", "; "))
 }

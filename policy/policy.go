@@ -284,6 +284,7 @@ func compileRule(env *cel.Env, def RuleDef) (*rule, []error) {
 // strings by the memory text limit, lists by the reference limit.
 type sizeEstimator struct{}
 
+// EstimateSize bounds strings by the text limit and lists by the reference limit.
 func (sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
 	if element.Type() != nil && element.Type().Kind() == types.ListKind {
 		return &checker.SizeEstimate{Min: 0, Max: memory.MaxRefs}
@@ -291,6 +292,7 @@ func (sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate
 	return &checker.SizeEstimate{Min: 0, Max: memory.MaxTextBytes}
 }
 
+// EstimateCallCost defers to CEL's own call costs.
 func (sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
 	return nil
 }
@@ -336,6 +338,7 @@ type activation struct {
 	ctx    *ContextView
 }
 
+// ResolveName resolves memory and ctx.
 func (a *activation) ResolveName(name string) (any, bool) {
 	switch name {
 	case "memory":
@@ -346,6 +349,7 @@ func (a *activation) ResolveName(name string) (any, bool) {
 	return nil, false
 }
 
+// Parent returns nil: there is no enclosing activation.
 func (a *activation) Parent() interpreter.Activation { return nil }
 
 func viewMemory(v *MemoryView, c *admit.Candidate, now time.Time) {

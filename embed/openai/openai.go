@@ -202,6 +202,7 @@ type httpError struct {
 	retryAfter time.Duration
 }
 
+// Error renders the status and the server's message.
 func (e *httpError) Error() string {
 	return fmt.Sprintf("HTTP %d: %s", e.status, e.body)
 }
