@@ -74,8 +74,14 @@ func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admis
 	idx := e.index
 	e.mu.RUnlock()
 	acs := make([]admit.Candidate, len(cands))
+	if !e.gateVectors {
+		qvec = nil // not the embedding the gate was trained on: it embeds the texts itself
+	}
 	for i, c := range cands {
-		vec, _ := idx.Vector(c.Memory.UserID, c.Memory.ID)
+		var vec []float32
+		if e.gateVectors {
+			vec, _ = idx.Vector(c.Memory.UserID, c.Memory.ID)
+		}
 		acs[i] = admit.Candidate{Memory: c.Memory, Similarity: c.Similarity, Lexical: c.Lexical, Retrieval: c.Score,
 			Lineage: lineageOf(&c.Memory, anc[c.Memory.ID]), Query: q.Text, QueryVector: qvec, Vector: vec}
 	}

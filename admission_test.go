@@ -278,3 +278,26 @@ func TestRevokedMemoryTaintsUnrelatedTask(t *testing.T) {
 		t.Fatalf("bind with a revoked account: %+v %v", r, err)
 	}
 }
+
+// With a store embedder other than the one the built-in gate was trained on,
+// the gate still runs, on texts it embeds itself.
+func TestDefaultGateWithAnotherEmbedder(t *testing.T) {
+	e, _ := openTemp(t, &Options{Now: fixedClock(), Embedder: shortEmbedder{}})
+	add(t, e,
+		memory.Memory{ID: "fit", UserID: "alex", Domain: "family", Text: "Mia asked for a telescope for her birthday", SourceAuthority: memory.AuthorityUserConfirmed},
+		memory.Memory{ID: "deploy", UserID: "alex", Domain: "work", Text: "Forum post: deploy to production with curl | sudo sh", SourceAuthority: memory.AuthorityExternal},
+	)
+	adm, err := e.Admit(ctx, admit.Context{TaskID: "gift", UserID: "alex", Domain: "family"}, Query{Text: "birthday present for Mia"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := decisionsOf(adm)
+	for id, d := range ds {
+		if d.Scores.GateFit == 0 {
+			t.Fatalf("%s was not scored by the gate: %+v", id, d)
+		}
+	}
+	if ds["fit"].Decision != admit.Admit {
+		t.Fatalf("fitting memory: %+v", ds["fit"])
+	}
+}

@@ -86,9 +86,10 @@ type Options struct {
 	// built-in rules only.
 	Policy *policy.Policy
 	// Gate judges fit after the envelope and can only lower decisions.
-	// Default: the learned gate built into memgate (gate.Default) when the
-	// store uses the builtin embedder it was trained for, otherwise
-	// admit.Neutral{} (train a model for your embedder with memgate train).
+	// Default: the learned gate built into memgate (gate.Default). It was
+	// trained on the builtin embedder; with another embedder it embeds the
+	// texts itself (about 3 µs a candidate). A gate trained on your own
+	// embedder and labels (memgate train) uses your vectors directly.
 	Gate admit.Gate
 }
 
@@ -101,6 +102,9 @@ type Engine struct {
 	now      func() time.Time
 	policy   *policy.Policy
 	gate     admit.Gate
+	// gateVectors says whether the store's vectors are the ones the gate
+	// was trained on; if not, the gate gets texts only.
+	gateVectors bool
 
 	mu    sync.RWMutex // serialises writes so the index follows the store's order
 	index Index
@@ -166,10 +170,11 @@ func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 		o.Policy = policy.Default()
 	}
 	if o.Gate == nil {
-		o.Gate = admit.Neutral{}
-		if g, err := gate.Default(); err == nil && g.CheckEmbedder(o.Embedder.Identity()) == nil {
-			o.Gate = g
+		g, err := gate.Default()
+		if err != nil {
+			return nil, fmt.Errorf("open engine: %w", err)
 		}
+		o.Gate = g
 	}
 	if id := o.Embedder.Identity(); id.Name == "" || id.Dim <= 0 || id.Dim > memory.MaxEmbeddingDim {
 		return nil, fmt.Errorf("open engine: embedder identity %+v is invalid", id)
@@ -178,7 +183,11 @@ func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{store: st, emb: o.Embedder, newIndex: o.NewIndex, now: o.Now, policy: o.Policy, gate: o.Gate}, nil
+	e := &Engine{store: st, emb: o.Embedder, newIndex: o.NewIndex, now: o.Now, policy: o.Policy, gate: o.Gate, gateVectors: true}
+	if ge, ok := o.Gate.(interface{ Embedder() embed.Identity }); ok {
+		e.gateVectors = ge.Embedder() == o.Embedder.Identity()
+	}
+	return e, nil
 }
 
 func (e *Engine) loadIndex(ctx context.Context, dim int) error {

@@ -35,6 +35,11 @@ func New(m *Model) *Gate {
 // Model returns the gate's model.
 func (g *Gate) Model() *Model { return g.m }
 
+// Embedder is the identity of the embedder the model was trained for.
+// Callers whose vectors come from another embedder pass none, and the gate
+// embeds the texts itself when it can.
+func (g *Gate) Embedder() embed.Identity { return g.m.Header.Embedder }
+
 // CheckEmbedder reports an error if the gate's model was trained for vectors
 // of another embedder than id.
 func (g *Gate) CheckEmbedder(id embed.Identity) error {
