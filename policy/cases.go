@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
-
-	"github.com/goccy/go-yaml"
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/memory"
@@ -56,8 +55,8 @@ func (c *Case) Candidate() admit.Candidate {
 // ParseCases reads a YAML or JSON list of cases, checking each.
 func ParseCases(data []byte) ([]Case, error) {
 	var raw []any
-	if err := yaml.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("cases: syntax: %s", yaml.FormatError(err, false, true))
+	if err := decodeYAML(data, &raw, false); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("cases: %w", err)
 	}
 	if len(raw) == 0 {
 		return nil, errors.New("cases: no cases (want a list)")

@@ -142,14 +142,35 @@ func LoadFile(path string) (*Policy, error) {
 // expression.
 func Parse(data []byte) (*Policy, error) {
 	var f File
-	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.Strict())
-	if err := dec.Decode(&f); err != nil {
+	if err := decodeYAML(data, &f, true); err != nil {
 		if errors.Is(err, io.EOF) || len(bytes.TrimSpace(data)) == 0 {
 			return nil, errors.New("empty policy file (want at least `version: 1`)")
 		}
-		return nil, fmt.Errorf("syntax: %s", yaml.FormatError(err, false, true))
+		return nil, err
 	}
 	return Compile(f)
+}
+
+// decodeYAML decodes YAML (or JSON) into v, rejecting unknown keys when
+// strict. The YAML library can panic on some malformed input; that becomes
+// an error here, since a policy or cases file is outside input.
+func decodeYAML(data []byte, v any, strict bool) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("syntax: malformed YAML (the parser failed: %v)", p)
+		}
+	}()
+	var opts []yaml.DecodeOption
+	if strict {
+		opts = append(opts, yaml.Strict())
+	}
+	if err := yaml.NewDecoder(bytes.NewReader(data), opts...).Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return err
+		}
+		return fmt.Errorf("syntax: %s", yaml.FormatError(err, false, true))
+	}
+	return nil
 }
 
 var reasonPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)

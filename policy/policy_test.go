@@ -178,3 +178,15 @@ rules:
 		}
 	})
 }
+
+func FuzzParseCases(f *testing.F) {
+	f.Add([]byte("- name: x\n  context: {userId: u}\n  memory: {id: m, userId: u, text: t}\n  expect: {decision: deny}\n"))
+	f.Add([]byte("- !00000 00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cases, err := ParseCases(data)
+		if err != nil {
+			return
+		}
+		Default().RunCases(cases)
+	})
+}
