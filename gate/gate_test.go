@@ -314,3 +314,24 @@ func BenchmarkPaperGate50(b *testing.B) {
 		}
 	})
 }
+
+// A model whose activations overflow yields the lowest fit, not NaN.
+func TestOverflowingModelScoresZero(t *testing.T) {
+	g := shipped(t)
+	m := g.Model()
+	huge := make([][]float32, len(m.w))
+	for l := range m.w {
+		huge[l] = make([]float32, len(m.w[l]))
+		for i := range huge[l] {
+			huge[l][i] = -3e38
+		}
+	}
+	bad := New(NewModel(m.Header, huge, m.b))
+	x := make([]float32, m.Header.Sizes[0])
+	for i := range x {
+		x[i] = 1
+	}
+	if fit := bad.Score(x); fit != 0 {
+		t.Fatalf("fit %v, want 0", fit)
+	}
+}

@@ -122,7 +122,11 @@ func (m *Model) fromFirst(s *scratch, z1 []float32) float64 {
 		}
 		in = out
 	}
-	return sigmoid(float64(in[0]))
+	fit := sigmoid(float64(in[0]))
+	if math.IsNaN(fit) {
+		return 0 // overflowing activations: the lowest fit, never an accidental admit
+	}
+	return fit
 }
 
 // without returns the fit with the features x[start:end] set to zero, from
