@@ -44,6 +44,28 @@ func ratePtr(p *float64) string {
 	return fmt.Sprintf("%.3f", *p)
 }
 
+// summaryRows are the rows of the summary table shared by the terminal and
+// Markdown reports: a label, then one cell per baseline. The latency row's
+// label and separator differ between the two.
+func summaryRows(r *Report, latencyLabel, sep string) [][]string {
+	var rows [][]string
+	per := func(label string, f func(*Metrics) string) {
+		row := []string{label}
+		for _, b := range r.Baselines {
+			row = append(row, f(r.ByBaseline[string(b)]))
+		}
+		rows = append(rows, row)
+	}
+	for _, mr := range measureRows {
+		per(mr.label, func(m *Metrics) string { return cell(m.Counts[mr.name]) })
+	}
+	per("threat reduction vs similarity", func(m *Metrics) string { return ratePtr(m.ThreatReduction) })
+	per(latencyLabel, func(m *Metrics) string {
+		return fmt.Sprintf("%.0f%s%.0f%s%.0f", m.GateLatencyP50Us, sep, m.GateLatencyP95Us, sep, m.GateLatencyP99Us)
+	})
+	return rows
+}
+
 // WriteTable writes the terminal summary: every measure per baseline with
 // its counts, then over-admission and utility per category.
 func WriteTable(w io.Writer, r *Report) error {
@@ -54,24 +76,9 @@ func WriteTable(w io.Writer, r *Report) error {
 		fmt.Fprintf(tw, "\t%s", b)
 	}
 	fmt.Fprintln(tw)
-	for _, row := range measureRows {
-		fmt.Fprint(tw, row.label)
-		for _, b := range r.Baselines {
-			fmt.Fprintf(tw, "\t%s", cell(r.ByBaseline[string(b)].Counts[row.name]))
-		}
-		fmt.Fprintln(tw)
+	for _, row := range summaryRows(r, "decision latency p50/p95/p99 µs", "/") {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
-	fmt.Fprint(tw, "threat reduction vs similarity")
-	for _, b := range r.Baselines {
-		fmt.Fprintf(tw, "\t%s", ratePtr(r.ByBaseline[string(b)].ThreatReduction))
-	}
-	fmt.Fprintln(tw)
-	fmt.Fprint(tw, "decision latency p50/p95/p99 µs")
-	for _, b := range r.Baselines {
-		m := r.ByBaseline[string(b)]
-		fmt.Fprintf(tw, "\t%.0f/%.0f/%.0f", m.GateLatencyP50Us, m.GateLatencyP95Us, m.GateLatencyP99Us)
-	}
-	fmt.Fprintln(tw)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -109,23 +116,10 @@ func WriteMarkdown(w io.Writer, r *Report, command string) error {
 	}
 	fmt.Fprintf(w, "\nRates with their counts (numerator/denominator); — means no case measured it. Definitions: docs/eval.md.\n\n")
 	mdHeader(w, []string{"measure"}, r.Baselines)
-	for _, row := range measureRows {
-		fmt.Fprintf(w, "| %s |", strings.TrimSpace(row.label))
-		for _, b := range r.Baselines {
-			fmt.Fprintf(w, " %s |", cell(r.ByBaseline[string(b)].Counts[row.name]))
-		}
-		fmt.Fprintln(w)
+	for _, row := range summaryRows(r, "decision latency p50 / p95 / p99 (µs)", " / ") {
+		row[0] = strings.TrimSpace(row[0])
+		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
-	fmt.Fprint(w, "| threat reduction vs similarity |")
-	for _, b := range r.Baselines {
-		fmt.Fprintf(w, " %s |", ratePtr(r.ByBaseline[string(b)].ThreatReduction))
-	}
-	fmt.Fprint(w, "\n| decision latency p50 / p95 / p99 (µs) |")
-	for _, b := range r.Baselines {
-		m := r.ByBaseline[string(b)]
-		fmt.Fprintf(w, " %.0f / %.0f / %.0f |", m.GateLatencyP50Us, m.GateLatencyP95Us, m.GateLatencyP99Us)
-	}
-	fmt.Fprintln(w)
 	for _, dim := range []struct {
 		title string
 		get   func(*Metrics) map[string]*Metrics
