@@ -198,9 +198,6 @@ const (
 	ReasonGateLowFit         Reason = "gate_low_fit"
 	ReasonGateDomainMismatch Reason = "gate_domain_mismatch"
 	ReasonInstructionLike    Reason = "instruction_like_content"
-	ReasonGateNeutral        Reason = "gate_neutral"
-	ReasonReviewerApproved   Reason = "reviewer_approved"
-	ReasonReviewerRejected   Reason = "reviewer_rejected"
 	operatorReasonPrefix            = "policy:"
 )
 

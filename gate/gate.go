@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/memgate/memgate/admit"
@@ -149,18 +148,6 @@ func grow(b []float32, n int) []float32 {
 		return make([]float32, n)
 	}
 	return b[:n]
-}
-
-// Buckets lists every intent × tool-risk bucket.
-func Buckets() []string {
-	var out []string
-	for _, i := range admit.Intents {
-		for _, r := range admit.ToolRisks {
-			out = append(out, string(i)+"×"+string(r))
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Score returns the model's fit for a feature vector (from an Extractor).
