@@ -401,3 +401,61 @@ func TestConcurrentUse(t *testing.T) {
 		t.Fatalf("stats after concurrent use: %+v", st)
 	}
 }
+
+// failingEmbedder has another identity and fails after its first batch.
+type failingEmbedder struct{ calls int }
+
+func (f *failingEmbedder) Identity() embed.Identity {
+	return embed.Identity{Name: "failing-test", Dim: 32}
+}
+func (f *failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	f.calls++
+	if f.calls > 1 {
+		return nil, errors.New("embedding service unavailable")
+	}
+	return shortEmbedder{}.Embed(ctx, texts)
+}
+
+// A re-embed that fails part-way leaves the store as it was: same embedder,
+// same vectors, same search results.
+func TestReembedFailureRollsBack(t *testing.T) {
+	e, path := openTemp(t, nil)
+	var ms []memory.Memory
+	for i := range 700 { // more than one re-embed batch
+		ms = append(ms, memory.Memory{ID: fmt.Sprintf("m%d", i), UserID: "u", Text: fmt.Sprintf("note %d about the quarterly report", i)})
+	}
+	add(t, e, ms...)
+	q := Query{Scope: memory.Filter{UserID: "u"}, Text: "note 42 quarterly report", K: 5}
+	before := search(t, e, q)
+	e.Close()
+
+	f := &failingEmbedder{}
+	err := Reembed(ctx, path, f, nil)
+	if err == nil || !strings.Contains(err.Error(), "embedding service unavailable") || f.calls != 2 {
+		t.Fatalf("Reembed = %v after %d calls, want the second batch's failure", err, f.calls)
+	}
+	e2, err := Open(ctx, path, nil)
+	if err != nil {
+		t.Fatalf("store no longer opens with its own embedder: %v", err)
+	}
+	defer e2.Close()
+	if after := search(t, e2, q); strings.Join(after, ",") != strings.Join(before, ",") {
+		t.Fatalf("search changed after a failed re-embed: %v, was %v", after, before)
+	}
+}
+
+func TestImportErrorListsTheFirstLines(t *testing.T) {
+	e, _ := openTemp(t, nil)
+	var b strings.Builder
+	for range MaxImportErrors + 5 {
+		b.WriteString(`{"text":"","userId":"u"}` + "\n")
+	}
+	_, err := e.Import(ctx, strings.NewReader(b.String()), ImportOptions{})
+	var ie *ImportError
+	if !errors.As(err, &ie) || ie.Total != MaxImportErrors+5 || len(ie.Errors) != MaxImportErrors {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(err.Error(), "25 bad line(s)") || !strings.Contains(err.Error(), "… and 5 more") {
+		t.Fatalf("message: %v", err)
+	}
+}

@@ -201,7 +201,8 @@ const (
 	operatorReasonPrefix            = "policy:"
 )
 
-// OperatorReason is the reason code an operator rule named name gives.
+// OperatorReason is the reason recorded when an operator rule with the given
+// reason code fires: "policy:" + code.
 func OperatorReason(code string) Reason { return Reason(operatorReasonPrefix + code) }
 
 // Scores are the numbers that led to a decision.
