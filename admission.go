@@ -372,12 +372,7 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
-	for _, m := range revoked {
-		if _, ok := latest[m.ID]; !ok {
-			decidedMems = append(decidedMems, bind.Decided{MemoryID: m.ID, Text: m.Text, Decision: admit.Deny, Revoked: true})
-		}
-	}
-	res := bind.Judge(call, justifiedBy, decidedMems)
+	res := bind.Judge(call, justifiedBy, bind.WithRevoked(decidedMems, revoked))
 	p, _ := json.Marshal(map[string]any{"tool": call, "justifiedBy": justifiedBy, "verdict": res.Verdict, "reasons": res.Reasons,
 		"accepted": res.Accepted, "tainted": res.Tainted})
 	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: "binding", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,

@@ -177,6 +177,22 @@ type Decided struct {
 	Revoked            bool
 }
 
+// WithRevoked adds the user's revoked memories that the task did not decide
+// to decided: a revoked memory is excluded in every task, so its values taint
+// arguments even when the task never retrieved it.
+func WithRevoked(decided []Decided, revoked []memory.Memory) []Decided {
+	seen := make(map[string]bool, len(decided))
+	for _, d := range decided {
+		seen[d.MemoryID] = true
+	}
+	for _, m := range revoked {
+		if m.Revoked && !seen[m.ID] {
+			decided = append(decided, Decided{MemoryID: m.ID, Text: m.Text, Decision: admit.Deny, Revoked: true})
+		}
+	}
+	return decided
+}
+
 // Judge decides a call from the ids that justify it and every memory decided
 // in the task: it builds the justifications (ids not among decided are not
 // decided in the task) and the taint sources, then applies Decide.

@@ -87,3 +87,12 @@ func TestVerbatimTaint(t *testing.T) {
 		t.Fatalf("short values are not checked verbatim: %+v", r)
 	}
 }
+
+func TestWithRevoked(t *testing.T) {
+	decided := []Decided{{MemoryID: "a", Decision: admit.Admit}, {MemoryID: "r1", Decision: admit.Deny, Revoked: true}}
+	revoked := []memory.Memory{{ID: "r1", Revoked: true, Text: "x"}, {ID: "r2", Revoked: true, Text: "acct 5531-8820-4417"}, {ID: "live", Text: "y"}}
+	got := WithRevoked(decided, revoked)
+	if len(got) != 3 || got[2].MemoryID != "r2" || got[2].Decision != admit.Deny || !got[2].Revoked {
+		t.Fatalf("WithRevoked = %+v", got)
+	}
+}

@@ -311,17 +311,15 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 	}
 	run.by[Similarity] = similarityOutcome(c, simTop, byID, simLatency)
 	acs := make([]admit.Candidate, 0, len(candIDs))
-	inCands := map[string]bool{}
 	for _, id := range candIDs {
 		acs = append(acs, byCand[id])
-		inCands[id] = true
 	}
-	// The user's revoked memories that were not candidates still taint tool
-	// arguments, as the engine's Bind checks them.
-	var revokedOut []bind.Decided
+	// The user's revoked memories taint tool arguments whether or not they
+	// were candidates, as the engine's Bind checks them.
+	var revoked []memory.Memory
 	for _, m := range p.Memories {
-		if m.Revoked && m.UserID == actx.UserID && !p.Forgotten[m.ID] && !inCands[m.ID] {
-			revokedOut = append(revokedOut, bind.Decided{MemoryID: m.ID, Text: m.Text, Decision: admit.Deny, Revoked: true})
+		if m.Revoked && m.UserID == actx.UserID && !p.Forgotten[m.ID] {
+			revoked = append(revoked, m)
 		}
 	}
 	for _, b := range o.Baselines {
@@ -332,7 +330,7 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 		if b == PolicyOnly {
 			gate = admit.Neutral{}
 		}
-		oc, err := admissionOutcome(ctx, c, &actx, acs, revokedOut, o.Policy, gate)
+		oc, err := admissionOutcome(ctx, c, &actx, acs, revoked, o.Policy, gate)
 		if err != nil {
 			run.err = err
 			return run
@@ -420,7 +418,7 @@ func similarityOutcome(c *Case, top []string, byID map[string]*memory.Memory, la
 	return oc
 }
 
-func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []admit.Candidate, revokedOut []bind.Decided, p *policy.Policy, gate admit.Gate) (*outcome, error) {
+func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []admit.Candidate, revoked []memory.Memory, p *policy.Policy, gate admit.Gate) (*outcome, error) {
 	pl := admit.Pipeline{Policy: p, Gate: gate}
 	start := time.Now()
 	results, err := pl.Run(ctx, actx, acs)
@@ -449,7 +447,7 @@ func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []a
 	built := inject.Build(actx, inputs, inject.Options{Budget: 1 << 20, Now: actx.Now})
 	oc.text = built.Text
 	if tc := c.ToolCall; tc != nil {
-		res := bind.Judge(bind.ToolCall{Name: tc.Name, Risk: admit.ToolRisk(tc.Risk), Args: tc.Args}, tc.JustifiedBy, append(decided, revokedOut...))
+		res := bind.Judge(bind.ToolCall{Name: tc.Name, Risk: admit.ToolRisk(tc.Risk), Args: tc.Args}, tc.JustifiedBy, bind.WithRevoked(decided, revoked))
 		oc.verdict = bindClass(res.Verdict)
 	}
 	return oc, nil
