@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/bind"
@@ -126,6 +125,7 @@ func PrepareCandidates(cands []GateCandidate) ([]admit.Candidate, error) {
 	ms := make([]memory.Memory, len(cands))
 	for i, c := range cands {
 		m := c.Memory
+		m.Normalize()
 		if err := m.Validate(); err != nil {
 			return nil, fmt.Errorf("candidate %d (%s): %w", i, m.ID, err)
 		}
@@ -155,8 +155,10 @@ func PrepareCandidates(cands []GateCandidate) ([]admit.Candidate, error) {
 	return acs, nil
 }
 
-// ancestorsIn follows lineage through the given set only.
+// ancestorsIn follows lineage through the given set only. A source of
+// another user counts as unknown: lineage never crosses users.
 func ancestorsIn(id string, byID map[string]*memory.Memory) []sqlite.Ancestor {
+	user := byID[id].UserID
 	var out []sqlite.Ancestor
 	seen := map[string]bool{id: true}
 	queue := append([]string(nil), byID[id].LineageRefs...)
@@ -168,7 +170,7 @@ func ancestorsIn(id string, byID map[string]*memory.Memory) []sqlite.Ancestor {
 		}
 		seen[ref] = true
 		m, ok := byID[ref]
-		if !ok {
+		if !ok || m.UserID != user {
 			out = append(out, sqlite.Ancestor{ID: ref}) // unknown source: lowest authority
 			continue
 		}
@@ -267,19 +269,46 @@ func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, a
 
 // BuildContext renders an admission's admitted memories for a model prompt
 // (see package inject) and records what was injected in the audit trail.
+//
+// The memories are re-read from the store first: one revoked or forgotten
+// since the admission, or derived from one that was, is omitted (why:
+// "revoked_since_admission"), and a stored memory is rendered as it is now,
+// not as the admission carried it. A revocation thus wins over every
+// admission made before it. Memories the store does not hold (candidates
+// of gate-only admissions, from the caller's own store) are rendered as
+// given.
 func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Options) (inject.Context, error) {
 	if o.Now.IsZero() {
 		o.Now = adm.Context.Now
 	}
-	inputs := make([]inject.Input, len(adm.Items))
+	ids := make([]string, len(adm.Items))
 	for i, it := range adm.Items {
+		ids[i] = it.Memory.ID
+	}
+	now, err := e.current(ctx, adm.Context.UserID, ids)
+	if err != nil {
+		return inject.Context{}, errorf("build context", err)
+	}
+	inputs := make([]inject.Input, 0, len(adm.Items))
+	var withdrawn []inject.Omission
+	for _, it := range adm.Items {
+		cur, known := now[it.Memory.ID]
+		if known && cur.withdrawn {
+			withdrawn = append(withdrawn, inject.Omission{MemoryID: it.Memory.ID, Decision: it.Decision, Why: inject.WhyRevoked})
+			continue
+		}
+		m := it.Memory
+		if known {
+			m = cur.memory
+		}
 		score := it.Scores.Retrieval
 		if score == 0 {
 			score = it.Scores.Similarity
 		}
-		inputs[i] = inject.Input{Memory: it.Memory, Result: it.Result, Score: score}
+		inputs = append(inputs, inject.Input{Memory: m, Result: it.Result, Score: score})
 	}
 	out := inject.Build(&adm.Context, inputs, o)
+	out.Omitted = append(out.Omitted, withdrawn...)
 	injected := make([]string, len(out.Items))
 	for i, it := range out.Items {
 		injected[i] = it.MemoryID
@@ -293,12 +322,70 @@ func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Opti
 	return out, nil
 }
 
+// currentMemory is a memory's state in the store at a later use of an
+// admission.
+type currentMemory struct {
+	memory memory.Memory
+	// withdrawn: revoked or forgotten, or derived from a revoked or
+	// forgotten memory.
+	withdrawn bool
+}
+
+// current reads the memories of userID among ids as the store holds them
+// now. Ids of forgotten memories of userID map to withdrawn; ids the store
+// does not hold for userID (another user's, or never stored) are left out.
+func (e *Engine) current(ctx context.Context, userID string, ids []string) (map[string]currentMemory, error) {
+	out := make(map[string]currentMemory, len(ids))
+	stored, err := e.store.Get(ctx, ids, false)
+	if err != nil {
+		return nil, err
+	}
+	var mine []string
+	for _, m := range stored {
+		if m.UserID == userID {
+			out[m.ID] = currentMemory{memory: m, withdrawn: m.Revoked}
+			mine = append(mine, m.ID)
+		}
+	}
+	for _, id := range ids {
+		if _, ok := out[id]; ok {
+			continue
+		}
+		t, ok, err := e.store.Tombstone(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if ok && t.UserID == userID {
+			out[id] = currentMemory{withdrawn: true}
+		}
+	}
+	anc, err := e.store.Ancestors(ctx, mine)
+	if err != nil {
+		return nil, err
+	}
+	for id, as := range anc {
+		for _, a := range as {
+			if a.Revoked || a.Forgotten {
+				c := out[id]
+				c.withdrawn = true
+				out[id] = c
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
 // Bind decides whether the memories in justifiedBy may justify call in the
-// task actx.TaskID, using the decisions recorded for that task (see package
-// bind). Arguments are checked for taint against the task's non-bindable
-// memories and all of the user's revoked memories. Ids that name no memory,
-// stored or forgotten, are an error. The binding is recorded in the audit
-// trail.
+// task actx.TaskID of user actx.UserID, using the decisions recorded for
+// that user's task (see package bind). Only memories of that user, decided
+// in that user's task, can justify a call: another user's decisions under the
+// same task id count for nothing. A justification revoked or forgotten since
+// it was admitted (or derived from one that was) is refused. Arguments are
+// checked for taint against the task's non-bindable memories and all of the
+// user's revoked memories. Ids that name no memory of the user, stored or
+// forgotten, are an error that reads the same for another user's ids as for
+// ids that do not exist. The binding is recorded in the audit trail.
 func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCall, justifiedBy []string) (bind.Result, error) {
 	if err := e.checkContext(&actx); err != nil {
 		return bind.Result{}, errorf("bind", err)
@@ -312,28 +399,21 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 	if _, err := admit.ParseToolRisk(string(call.Risk)); err != nil || call.Risk == "" {
 		return bind.Result{}, fmt.Errorf("bind: tool call risk: %v", errOr(err, "is required"))
 	}
-	stored, err := e.store.Get(ctx, justifiedBy, false)
+	justifiedBy = memory.NormalizeIDs(justifiedBy)
+	cited, err := e.current(ctx, actx.UserID, justifiedBy)
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
-	known := map[string]*memory.Memory{}
-	for i := range stored {
-		known[stored[i].ID] = &stored[i]
-	}
 	var unknown []string
 	for _, id := range justifiedBy {
-		if known[id] == nil {
-			if _, ok, err := e.store.Tombstone(ctx, id); err != nil {
-				return bind.Result{}, errorf("bind", err)
-			} else if !ok {
-				unknown = append(unknown, id)
-			}
+		if _, ok := cited[id]; !ok && !slices.Contains(unknown, id) {
+			unknown = append(unknown, id)
 		}
 	}
 	if len(unknown) > 0 {
-		return bind.Result{}, fmt.Errorf("bind: justifiedBy names unknown memory id(s): %s", strings.Join(unknown, ", "))
+		return bind.Result{}, &NotFoundError{What: "justifiedBy", IDs: unknown}
 	}
-	events, err := e.store.Events(ctx, sqlite.EventFilter{Kind: "decision", TaskID: actx.TaskID})
+	events, err := e.store.Events(ctx, sqlite.EventFilter{Kind: "decision", TaskID: actx.TaskID, UserID: actx.UserID})
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
@@ -354,17 +434,22 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	mems, err := e.store.Get(ctx, ids, false)
+	now, err := e.current(ctx, actx.UserID, ids)
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
-	// A forgotten memory has no record: it is not among the decided, so it
-	// justifies nothing and taints nothing.
-	decidedMems := make([]bind.Decided, len(mems))
-	for i, m := range mems {
-		d := latest[m.ID]
-		decidedMems[i] = bind.Decided{MemoryID: m.ID, Text: m.Text, Decision: d.d, Constraints: d.p.Constraints,
-			EffectiveAuthority: d.p.Scores.EffectiveAuthority, Revoked: m.Revoked}
+	// A forgotten memory has no text: it justifies nothing (it is
+	// withdrawn) and taints nothing. A memory withdrawn since its
+	// decision keeps its text as a taint source.
+	decidedMems := make([]bind.Decided, 0, len(ids))
+	for _, id := range ids {
+		c, ok := now[id]
+		if !ok {
+			continue // not a memory of this user (a gate-only candidate, say)
+		}
+		d := latest[id]
+		decidedMems = append(decidedMems, bind.Decided{MemoryID: id, Text: c.memory.Text, Decision: d.d, Constraints: d.p.Constraints,
+			EffectiveAuthority: d.p.Scores.EffectiveAuthority, Revoked: c.withdrawn})
 	}
 	// A revoked memory is excluded in every task, retrieved or not: its
 	// values taint arguments even when this task never saw it.

@@ -128,6 +128,9 @@ func TestCrashMidImportIsAllOrNothing(t *testing.T) {
 			if _, err := e.Get(ctx, "before"); err != nil {
 				t.Fatalf("acknowledged write lost: %v", err)
 			}
+			if err := e.LoadIndex(ctx); err != nil { // users load lazily; load them all to compare
+				t.Fatalf("load the index after the crash: %v", err)
+			}
 			st, err := e.Stats(ctx)
 			if err != nil {
 				t.Fatal(err)

@@ -30,7 +30,7 @@ func (e *Engine) Add(ctx context.Context, m memory.Memory) (memory.Memory, error
 // supersedes may refer to stored memories or to others in the batch. Errors
 // about one memory are *sqlite.ItemError values giving its position.
 func (e *Engine) AddBatch(ctx context.Context, ms []memory.Memory) ([]memory.Memory, error) {
-	out, err := e.prepare(ctx, ms, nil)
+	out, err := e.prepare(ctx, ms, sqlite.ConflictError, nil)
 	if err != nil {
 		return nil, errorf("add", err)
 	}
@@ -48,13 +48,17 @@ func (e *Engine) AddBatch(ctx context.Context, ms []memory.Memory) ([]memory.Mem
 // enormous request.
 const embedChunk = 512
 
-// prepare copies ms, fills in ids, timestamps and embeddings, and validates
-// each memory. progress, if set, is told how many have been embedded.
-func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, progress func(done int)) ([]memory.Memory, error) {
+// prepare copies ms, fills in ids, timestamps and embeddings, and checks the
+// batch as the store will (see check). progress, if set, is told how many
+// have been embedded.
+func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, onConflict sqlite.OnConflict, progress func(done int)) ([]memory.Memory, error) {
 	dim := e.emb.Identity().Dim
 	now := e.now().UTC()
 	out := make([]memory.Memory, len(ms))
-	var need []int
+	var (
+		need []int
+		errs sqlite.ItemErrors
+	)
 	for i, m := range ms {
 		m.LineageRefs, m.Supersedes = slices.Clone(m.LineageRefs), slices.Clone(m.Supersedes)
 		m.Audience, m.SupersededBy = slices.Clone(m.Audience), nil
@@ -67,20 +71,27 @@ func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, progress func(
 		if m.Revoked && m.RevokedAt.IsZero() {
 			m.RevokedAt = now
 		}
+		m.Normalize() // ids in NFC: the same id typed two ways is one id
 		if err := m.Validate(); err != nil {
-			return nil, &sqlite.ItemError{Index: i, ID: m.ID, Err: err}
+			errs = append(errs, &sqlite.ItemError{Index: i, ID: m.ID, Err: err})
 		}
 		if len(m.Embedding) == 0 {
 			need = append(need, i)
 		} else {
 			if len(m.Embedding) != dim {
-				return nil, &sqlite.ItemError{Index: i, ID: m.ID, Err: fmt.Errorf(
-					"embedding: has dimension %d; the store's embedder %s needs %d", len(m.Embedding), e.emb.Identity(), dim)}
+				errs = append(errs, &sqlite.ItemError{Index: i, ID: m.ID, Err: fmt.Errorf(
+					"embedding: has dimension %d; the store's embedder %s needs %d", len(m.Embedding), e.emb.Identity(), dim)})
 			}
 			m.Embedding = slices.Clone(m.Embedding)
 			embed.Normalize(m.Embedding)
 		}
 		out[i] = m
+	}
+	// Every problem the store would refuse is found before any embedding
+	// is computed: a remote embedder is not paid for a batch that fails,
+	// and the caller hears of every bad memory at once.
+	if err := e.check(ctx, out, onConflict, errs); err != nil {
+		return nil, err
 	}
 	for start := 0; start < len(need); start += embedChunk {
 		chunk := need[start:min(start+embedChunk, len(need))]
@@ -104,6 +115,41 @@ func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, progress func(
 		}
 	}
 	return out, nil
+}
+
+// check reports every problem of a prepared batch at once: those already
+// found (found) merged, in batch order, with what the store refuses
+// (unknown or foreign references, ids already taken). A memory without an
+// embedding yet gets a placeholder for the store's check.
+func (e *Engine) check(ctx context.Context, ms []memory.Memory, onConflict sqlite.OnConflict, found sqlite.ItemErrors) error {
+	probe := make([]memory.Memory, len(ms))
+	placeholder := []float32{1}
+	for i := range ms {
+		probe[i] = ms[i]
+		if len(probe[i].Embedding) == 0 {
+			probe[i].Embedding = placeholder
+		}
+	}
+	err := e.store.CheckBatch(ctx, probe, onConflict)
+	var more sqlite.ItemErrors
+	if err != nil && !errors.As(err, &more) {
+		return err
+	}
+	all := append(found, more...)
+	if len(all) == 0 {
+		return nil
+	}
+	// The store re-validates each memory: keep one report per problem.
+	seen := map[string]bool{}
+	var out sqlite.ItemErrors
+	for _, ie := range all {
+		if k := fmt.Sprint(ie.Index, ie.Err); !seen[k] {
+			seen[k] = true
+			out = append(out, ie)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *sqlite.ItemError) int { return a.Index - b.Index })
+	return out
 }
 
 // insert writes prepared memories and then indexes them, under the write
@@ -155,7 +201,7 @@ func entryOf(m *memory.Memory) retrieve.Entry {
 
 // Get returns one memory with its relations, without its embedding.
 func (e *Engine) Get(ctx context.Context, id string) (memory.Memory, error) {
-	return e.store.GetOne(ctx, id, false)
+	return e.store.GetOne(ctx, memory.NormalizeID(id), false)
 }
 
 // ListOptions select memories for List.
@@ -175,6 +221,7 @@ func (e *Engine) List(ctx context.Context, o ListOptions) (sqlite.Page, error) {
 // candidate, while its record stays for audit with the reason. It returns the
 // revoked memory.
 func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, error) {
+	id = memory.NormalizeID(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	m, err := e.store.Revoke(ctx, id, reason, e.now())
@@ -187,6 +234,7 @@ func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, 
 
 // Forget deletes a memory's text and vector for good and leaves a tombstone.
 func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombstone, error) {
+	id = memory.NormalizeID(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	t, err := e.store.Forget(ctx, id, reason, e.now())
@@ -203,6 +251,7 @@ func (e *Engine) Supersede(ctx context.Context, newID string, oldIDs ...string) 
 	if len(oldIDs) == 0 {
 		return errors.New("supersede: no memories to supersede")
 	}
+	newID, oldIDs = memory.NormalizeID(newID), memory.NormalizeIDs(oldIDs)
 	return e.store.Supersede(ctx, newID, oldIDs)
 }
 
@@ -210,8 +259,10 @@ func (e *Engine) Supersede(ctx context.Context, newID string, oldIDs ...string) 
 type Stats struct {
 	sqlite.Stats
 	Embedder embed.Identity `json:"embedder"`
-	Indexed  int            `json:"indexedVectors"`
-	Path     string         `json:"path"`
+	// Indexed counts the vectors in the engine's in-memory index: those of
+	// the users searched (or loaded with LoadIndex) since it was opened.
+	Indexed int    `json:"indexedVectors"`
+	Path    string `json:"path"`
 }
 
 // Stats counts what the store holds.

@@ -335,7 +335,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("export of the re-imported store differs:\n%s\n---\n%s", first.String(), second.String())
 	}
 	// Re-importing into the same store: refused, or skipped on request.
-	if _, err := dst.Import(ctx, bytes.NewReader(first.Bytes()), ImportOptions{}); err == nil || !strings.Contains(err.Error(), "line 1: id: already exists") {
+	if _, err := dst.Import(ctx, bytes.NewReader(first.Bytes()), ImportOptions{}); err == nil || !strings.Contains(err.Error(), `line 1: id: "src" is already taken`) || !strings.Contains(err.Error(), "3 problem(s)") {
 		t.Fatalf("re-import: %v", err)
 	}
 	res, err = dst.Import(ctx, bytes.NewReader(first.Bytes()), ImportOptions{SkipExisting: true})
@@ -455,7 +455,7 @@ func TestImportErrorListsTheFirstLines(t *testing.T) {
 	if !errors.As(err, &ie) || ie.Total != MaxImportErrors+5 || len(ie.Errors) != MaxImportErrors {
 		t.Fatalf("err = %v", err)
 	}
-	if !strings.Contains(err.Error(), "25 bad line(s)") || !strings.Contains(err.Error(), "… and 5 more") {
+	if !strings.Contains(err.Error(), "25 problem(s)") || !strings.Contains(err.Error(), "… and 5 more") {
 		t.Fatalf("message: %v", err)
 	}
 }

@@ -111,7 +111,7 @@ func ExampleEngine_Import() {
 	m, _ := eng.Get(ctx, "b")
 	fmt.Println(m.LineageRefs)
 	// Output:
-	// import rejected, nothing stored: 1 bad line(s)
+	// import rejected, nothing stored: 1 problem(s)
 	//   line 2: kind: unknown value "opinion" (allowed: fact, preference, event, rule, procedure, tool_experience)
 	// 2 <nil>
 	// [a]

@@ -50,9 +50,10 @@ type Embedder interface {
 }
 
 // Index proposes candidates within one user's scope, by vector similarity and
-// by BM25 over the text. The engine keeps it in step with the store and
-// rebuilds it from the store on open. index/exact is the default; a filtered
-// ANN index can take its place for very large tenants.
+// by BM25 over the text. The engine fills it from the store one user at a
+// time, on that user's first search (see UserLoader), and keeps it in step
+// with every write after that. index/exact is the default; a filtered ANN
+// index can take its place for very large tenants.
 type Index interface {
 	Upsert(entries ...retrieve.Entry) error
 	Remove(userID string, ids ...string)
@@ -91,23 +92,36 @@ type Options struct {
 	// texts itself (about 3 µs a candidate). A gate trained on your own
 	// embedder and labels (memgate train) uses your vectors directly.
 	Gate admit.Gate
+	// MustExist refuses to create a store: Open fails with an error
+	// wrapping ErrNoStore if there is none at the path (no file, or an
+	// empty one), and creates nothing. Use it wherever a mistyped path
+	// should be an error rather than a new, empty store.
+	MustExist bool
+	// ReadOnly opens an existing store for reading only (it implies
+	// MustExist), also when its file is write-protected: Get, List,
+	// Search, Export, Stats, Audit and the review queue work, and every
+	// operation that writes (Add, Import, Revoke, Forget, Supersede,
+	// Review, and Admit, AdmitCandidates, BuildContext and Bind, which
+	// record their decisions in the audit trail) fails with an error
+	// wrapping ErrReadOnly. The file is not changed, except that a store
+	// of an older schema is upgraded first if its file is writable.
+	ReadOnly bool
 }
 
 // Engine is a memory store with scoped candidate retrieval. It is safe for
 // concurrent use.
 type Engine struct {
-	store    *sqlite.Store
-	emb      Embedder
-	newIndex func(int) Index
-	now      func() time.Time
-	policy   *policy.Policy
-	gate     admit.Gate
+	store  *sqlite.Store
+	emb    Embedder
+	now    func() time.Time
+	policy *policy.Policy
+	gate   admit.Gate
 	// gateVectors says whether the store's vectors are the ones the gate
 	// was trained on; if not, the gate gets texts only.
 	gateVectors bool
 
 	mu    sync.RWMutex // serialises writes so the index follows the store's order
-	index Index
+	index Index        // a *lazyIndex: users are loaded on first search
 }
 
 // EmbedderMismatchError is returned by Open when the store was filled by a
@@ -122,10 +136,18 @@ func (e *EmbedderMismatchError) Error() string {
 		"open it with the same embedder, or migrate it with `memgate reembed`", e.Store, e.Embedder)
 }
 
-// Open opens (or creates) the store at path and loads its vectors into the
-// index. A new store records the embedder's identity; an existing store
+// Open opens the store at path, creating it unless opts says MustExist or
+// ReadOnly. A new store records the embedder's identity; an existing store
 // embedded by another embedder is refused with *EmbedderMismatchError; see
 // Reembed to migrate it.
+//
+// Opening reads no vectors: each user's memories are loaded into the index
+// on that user's first search (LoadIndex loads them ahead), so commands that
+// do not search start in milliseconds whatever the store's size. An engine
+// sees the writes other engines and processes make to the same file for
+// users it has not loaded yet; after that, only its own. Search re-reads
+// every candidate from the store, so a memory revoked or forgotten elsewhere
+// is never returned.
 func Open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	e, err := open(ctx, path, opts)
 	if err != nil {
@@ -134,8 +156,10 @@ func Open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	id := e.emb.Identity()
 	have, ok, err := e.store.Identity(ctx)
 	if err == nil && !ok {
-		err = e.store.SetIdentity(ctx, id)
 		have = id
+		if !e.store.ReadOnly() {
+			err = e.store.SetIdentity(ctx, id)
+		}
 	}
 	if err != nil {
 		e.store.Close()
@@ -144,10 +168,6 @@ func Open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	if have != id {
 		e.store.Close()
 		return nil, &EmbedderMismatchError{Store: have, Embedder: id}
-	}
-	if err := e.loadIndex(ctx, id.Dim); err != nil {
-		e.store.Close()
-		return nil, err
 	}
 	return e, nil
 }
@@ -179,39 +199,35 @@ func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	if id := o.Embedder.Identity(); id.Name == "" || id.Dim <= 0 || id.Dim > memory.MaxEmbeddingDim {
 		return nil, fmt.Errorf("open engine: embedder identity %+v is invalid", id)
 	}
-	st, err := sqlite.Open(ctx, path)
+	st, err := sqlite.OpenWith(ctx, path, sqlite.OpenOptions{MustExist: o.MustExist, ReadOnly: o.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{store: st, emb: o.Embedder, newIndex: o.NewIndex, now: o.Now, policy: o.Policy, gate: o.Gate, gateVectors: true}
+	e := &Engine{store: st, emb: o.Embedder, now: o.Now, policy: o.Policy, gate: o.Gate, gateVectors: true}
+	e.index = newLazyIndex(o.NewIndex(o.Embedder.Identity().Dim), st.ScanEntries, st.CountEntries)
 	if ge, ok := o.Gate.(interface{ Embedder() embed.Identity }); ok {
 		e.gateVectors = ge.Embedder() == o.Embedder.Identity()
 	}
 	return e, nil
 }
 
-func (e *Engine) loadIndex(ctx context.Context, dim int) error {
-	idx := e.newIndex(dim)
-	const chunk = 4096
-	batch := make([]retrieve.Entry, 0, chunk)
-	err := e.store.ScanEntries(ctx, func(en retrieve.Entry) error {
-		batch = append(batch, en)
-		if len(batch) == chunk {
-			err := idx.Upsert(batch...)
-			batch = batch[:0]
+// LoadIndex loads the memories of the given users into the index now, or of
+// every user when none is given, instead of at each user's first search. A
+// long-running server can call it at start so that no first search waits.
+// Users already loaded are skipped.
+func (e *Engine) LoadIndex(ctx context.Context, userIDs ...string) error {
+	if len(userIDs) == 0 {
+		var err error
+		if userIDs, err = e.store.Users(ctx); err != nil {
+			return errorf("load index", err)
+		}
+	}
+	lazy := e.index.(*lazyIndex)
+	for _, u := range userIDs {
+		if err := lazy.ensure(ctx, u); err != nil {
 			return err
 		}
-		return nil
-	})
-	if err == nil {
-		err = idx.Upsert(batch...)
 	}
-	if err != nil {
-		return fmt.Errorf("load index: %w (run `memgate reembed` if the store's vectors are damaged)", err)
-	}
-	e.mu.Lock()
-	e.index = idx
-	e.mu.Unlock()
 	return nil
 }
 
@@ -239,6 +255,14 @@ func errorf(what string, err error) error {
 // ErrNotFound reports an id that is not in the store (it may have been
 // forgotten; the message says so).
 var ErrNotFound = sqlite.ErrNotFound
+
+// ErrNoStore is wrapped by Open's error when there is no store at the path
+// and the options say MustExist or ReadOnly.
+var ErrNoStore = sqlite.ErrNoStore
+
+// ErrReadOnly is wrapped by the error of a write to a store that was opened
+// ReadOnly, or whose file, directory or file system is read-only.
+var ErrReadOnly = sqlite.ErrReadOnly
 
 // IsNotFound reports whether err says a memory does not exist.
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

@@ -126,11 +126,20 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Candidate, []float32, e
 
 func (e *Engine) checkQuery(q *Query) error {
 	var errs []error
+	q.Scope.Normalize()
 	if q.Scope.UserID == "" {
 		errs = append(errs, errors.New("scope.userId is required"))
+	} else if err := q.Scope.Validate(); err != nil {
+		errs = append(errs, err)
 	}
 	if q.Text == "" && len(q.Vector) == 0 {
 		errs = append(errs, errors.New("text or vector is required"))
+	} else if q.Text != "" {
+		// A query with nothing visible would embed to nothing and match
+		// every memory at similarity 0.
+		if err := memory.CheckText("text", q.Text); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if len(q.Text) > memory.MaxTextBytes {
 		errs = append(errs, fmt.Errorf("text is %d bytes; the limit is %d", len(q.Text), memory.MaxTextBytes))

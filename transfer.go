@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/memgate/memgate/memory"
@@ -16,9 +17,9 @@ type ImportOptions struct {
 	// SkipExisting leaves memories whose id is already stored as they are
 	// and imports the rest; by default an existing id fails the import.
 	SkipExisting bool
-	// Progress, if set, is called as work advances, with the number of
-	// records done out of total (each record counts twice: once embedded,
-	// once written).
+	// Progress, if set, is called as work advances with the records done
+	// out of the total, each counting half when embedded and half when
+	// written (the write is one transaction).
 	Progress func(done, total int)
 }
 
@@ -31,8 +32,8 @@ type ImportResult struct {
 
 // ImportError lists the bad lines of a rejected import. Nothing was stored.
 type ImportError struct {
-	Errors []*memory.LineError // the first MaxImportErrors problems
-	Total  int                 // how many lines had problems
+	Errors []*memory.LineError // the first MaxImportErrors problems, in line order
+	Total  int                 // how many problems there were (a line may have several)
 }
 
 // MaxImportErrors bounds how many line errors an ImportError keeps.
@@ -41,7 +42,7 @@ const MaxImportErrors = 20
 // Error lists the bad lines, one per line, after a summary.
 func (e *ImportError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "import rejected, nothing stored: %d bad line(s)", e.Total)
+	fmt.Fprintf(&b, "import rejected, nothing stored: %d problem(s)", e.Total)
 	for _, le := range e.Errors {
 		b.WriteString("\n  ")
 		b.WriteString(le.Error())
@@ -63,7 +64,7 @@ func (e *Engine) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impo
 		res   ImportResult
 		ms    []memory.Memory
 		lines []int
-		ierr  ImportError
+		bad   []*memory.LineError
 	)
 	dec := memory.NewDecoder(r)
 	for {
@@ -73,10 +74,7 @@ func (e *Engine) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impo
 		}
 		var le *memory.LineError
 		if errors.As(err, &le) {
-			ierr.Total++
-			if len(ierr.Errors) < MaxImportErrors {
-				ierr.Errors = append(ierr.Errors, le)
-			}
+			bad = append(bad, le)
 			continue
 		}
 		if err != nil {
@@ -84,41 +82,59 @@ func (e *Engine) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impo
 		}
 		ms, lines = append(ms, m), append(lines, line)
 	}
-	res.Records = len(ms) + ierr.Total
-	if ierr.Total > 0 {
-		return res, &ierr
-	}
-	total := 2 * len(ms)
-	report := func(base int) func(int) {
-		if o.Progress == nil {
-			return nil
-		}
-		return func(done int) { o.Progress(base+done, total) }
-	}
-	prepared, err := e.prepare(ctx, ms, report(0))
-	if err != nil {
-		return res, importItemError(err, lines)
-	}
+	res.Records = len(ms) + len(bad)
 	onConflict := sqlite.ConflictError
 	if o.SkipExisting {
 		onConflict = sqlite.ConflictSkip
 	}
-	n, err := e.insert(ctx, prepared, onConflict, report(len(ms)))
-	if err != nil {
-		return res, importItemError(err, lines)
+	// One pass reports every bad line: the lines that did not decode, and
+	// what validation and the store refuse among those that did. Nothing
+	// is embedded unless the whole file is good.
+	// Progress counts each record once: half for its embedding, half for
+	// its write.
+	var progress, written func(int)
+	if o.Progress != nil {
+		progress = func(n int) { o.Progress(n/2, len(ms)) }
+		written = func(n int) { o.Progress((len(ms)+n)/2, len(ms)) }
 	}
-	res.Imported, res.Skipped = n, len(ms)-n
+	var (
+		prepared []memory.Memory
+		err      error
+	)
+	if len(bad) == 0 {
+		prepared, err = e.prepare(ctx, ms, onConflict, progress)
+	} else {
+		_, err = e.prepare(ctx, ms, onConflict, nil)
+		if err == nil {
+			return res, newImportError(bad)
+		}
+	}
+	if err == nil {
+		res.Imported, err = e.insert(ctx, prepared, onConflict, written)
+	}
+	if err != nil {
+		var ies sqlite.ItemErrors
+		if !errors.As(err, &ies) {
+			return res, errorf("import", err) // not about a line: the disk, the embedder
+		}
+		for _, ie := range ies {
+			problem := ie.Err
+			if re, ok := problem.(*sqlite.RepeatError); ok {
+				problem = fmt.Errorf("id: %q repeats line %d", re.ID, lines[re.First])
+			}
+			bad = append(bad, &memory.LineError{Line: lines[ie.Index], Err: problem})
+		}
+		return res, newImportError(bad)
+	}
+	res.Skipped = len(ms) - res.Imported
 	return res, nil
 }
 
-// importItemError turns an error about the i-th record into one about its
-// line of the file.
-func importItemError(err error, lines []int) error {
-	var ie *sqlite.ItemError
-	if errors.As(err, &ie) && ie.Index >= 0 && ie.Index < len(lines) {
-		return &ImportError{Total: 1, Errors: []*memory.LineError{{Line: lines[ie.Index], Err: ie.Err}}}
-	}
-	return errorf("import", err)
+// newImportError orders the problems by line and keeps the first
+// MaxImportErrors.
+func newImportError(bad []*memory.LineError) *ImportError {
+	slices.SortStableFunc(bad, func(a, b *memory.LineError) int { return a.Line - b.Line })
+	return &ImportError{Errors: bad[:min(len(bad), MaxImportErrors)], Total: len(bad)}
 }
 
 // ExportOptions control Export.
@@ -157,7 +173,7 @@ func (e *Engine) Export(ctx context.Context, w io.Writer, o ExportOptions) (int,
 // transaction, so a failure part-way leaves the store as it was. Afterwards
 // the store must be opened with an embedder of to's identity.
 func Reembed(ctx context.Context, path string, to Embedder, progress func(done, total int)) error {
-	e, err := open(ctx, path, &Options{Embedder: to})
+	e, err := open(ctx, path, &Options{Embedder: to, MustExist: true})
 	if err != nil {
 		return err
 	}

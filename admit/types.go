@@ -100,11 +100,43 @@ type Context struct {
 
 // Validate checks the context's fields and fills defaults: intent answer,
 // tool risk none, and the principal's id from the user when it is unset.
+// It puts the ids (taskId, userId, workspaceId, projectId, domain, the
+// principal's id and roles) in Unicode NFC form first, as memory.Normalize
+// does for memories, and refuses ids with whitespace, control or invisible
+// characters (memory.CheckID; scope labels may contain inner spaces,
+// memory.CheckLabel), and a Now outside memory.MinTime to memory.MaxTime.
 func (c *Context) Validate() error {
 	var errs []string
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	c.TaskID, c.UserID = memory.NormalizeID(c.TaskID), memory.NormalizeID(c.UserID)
+	c.WorkspaceID, c.ProjectID = memory.NormalizeID(c.WorkspaceID), memory.NormalizeID(c.ProjectID)
+	c.Domain, c.Principal.ID = memory.NormalizeID(c.Domain), memory.NormalizeID(c.Principal.ID)
+	c.Principal.Roles = memory.NormalizeIDs(c.Principal.Roles)
 	if c.UserID == "" {
 		errs = append(errs, "userId: is required")
 	}
+	add(memory.CheckID("userId", c.UserID))
+	add(memory.CheckLabel("workspaceId", c.WorkspaceID))
+	add(memory.CheckLabel("projectId", c.ProjectID))
+	add(memory.CheckLabel("domain", c.Domain))
+	add(memory.CheckID("taskId", c.TaskID))
+	add(memory.CheckID("principal.id", c.Principal.ID))
+	if len(c.Principal.Roles) > memory.MaxRefs {
+		errs = append(errs, fmt.Sprintf("principal.roles: has %d entries; the limit is %d", len(c.Principal.Roles), memory.MaxRefs))
+	}
+	for i, r := range c.Principal.Roles[:min(len(c.Principal.Roles), memory.MaxRefs)] {
+		name := fmt.Sprintf("principal.roles[%d]", i)
+		if r == "" {
+			errs = append(errs, name+": is empty")
+			continue
+		}
+		add(memory.CheckID(name, r))
+	}
+	add(memory.CheckTime("now", c.Now))
 	if c.Principal.ID == "" {
 		c.Principal.ID = c.UserID
 	}
@@ -221,6 +253,16 @@ type Scores struct {
 	// GateFactors name the feature groups that most lowered the fit, when
 	// the gate lowered the decision.
 	GateFactors []string `json:"gateFactors,omitempty"`
+	// GateScored is true when the learned gate computed GateFit (a fit of
+	// 0 is a score too).
+	GateScored bool `json:"gateScored,omitempty"`
+	// GateInstruction is the gate's estimate that the memory is an
+	// instruction addressed to the agent, in [0,1].
+	GateInstruction float64 `json:"gateInstruction,omitempty"`
+	// GateOutOfRange is true when the memory or task lies outside what the
+	// gate was trained on (an unseen bucket, a text far longer than any in
+	// training): the gate then defers to the envelope.
+	GateOutOfRange bool `json:"gateOutOfRange,omitempty"`
 }
 
 // Result is the decision for one candidate.

@@ -43,6 +43,7 @@ const (
 	ReasonNoMemory            = "no_memory_justification"
 	ReasonNotDecided          = "justification_not_decided_in_task"
 	ReasonNotAdmitted         = "justification_not_admitted"
+	ReasonRevoked             = "justification_revoked"
 	ReasonForbidden           = "justification_forbids_tool_binding"
 	ReasonOnlyForbidden       = "only_non_bindable_justifications"
 	ReasonBelowToolAuthority  = "justification_below_tool_authority"
@@ -60,6 +61,10 @@ type Justification struct {
 	Constraints        admit.Constraints
 	EffectiveAuthority memory.Authority
 	Text               string
+	// Revoked is true when the memory, or one it was derived from, has
+	// been revoked or forgotten since its decision: revocation wins over
+	// an earlier admission.
+	Revoked bool
 }
 
 // Source is a memory decided in this task, with its text, used for the
@@ -129,6 +134,9 @@ func Decide(call ToolCall, justs []Justification, sources []Source) Result {
 		case !j.Decision.Injectable():
 			r.raise(DenyCall, ReasonNotAdmitted)
 			forbiddenOnly = false
+		case j.Revoked:
+			r.raise(DenyCall, ReasonRevoked)
+			forbiddenOnly = false
 		case j.Constraints.ForbidToolBinding:
 			// Not accepted; judged below if nothing else justifies the call.
 			if !slices.Contains(r.Reasons, ReasonForbidden) {
@@ -174,7 +182,9 @@ type Decided struct {
 	Decision           admit.Decision
 	Constraints        admit.Constraints
 	EffectiveAuthority memory.Authority
-	Revoked            bool
+	// Revoked: the memory, or one it was derived from, is revoked or
+	// forgotten now, whatever its decision was.
+	Revoked bool
 }
 
 // WithRevoked adds the user's revoked memories that the task did not decide
@@ -208,7 +218,7 @@ func Judge(call ToolCall, justifiedBy []string, decided []Decided) Result {
 	for i, id := range justifiedBy {
 		j := Justification{MemoryID: id}
 		if d, ok := byID[id]; ok {
-			j.Decided, j.Decision, j.Constraints, j.EffectiveAuthority, j.Text = true, d.Decision, d.Constraints, d.EffectiveAuthority, d.Text
+			j.Decided, j.Decision, j.Constraints, j.EffectiveAuthority, j.Text, j.Revoked = true, d.Decision, d.Constraints, d.EffectiveAuthority, d.Text, d.Revoked
 		}
 		justs[i] = j
 	}
@@ -286,7 +296,14 @@ func taint(args map[string]any, sources []Source) []Taint {
 			out = append(out, Taint{Arg: path, Value: v, MemoryID: from})
 		}
 	})
-	return append(out, valueTaint(args, sources)...)
+	// An argument found both verbatim and as an extracted value is one
+	// taint, reported once.
+	for _, t := range valueTaint(args, sources) {
+		if !slices.ContainsFunc(out, func(o Taint) bool { return o.Arg == t.Arg && o.Value == t.Value }) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // valueTaint is the extracted-value half of taint.

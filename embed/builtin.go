@@ -5,11 +5,16 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memgate/memgate/internal/termsafe"
 )
 
 // BuiltinName is the Identity name of the builtin embedder. The suffix is a
 // version: any change to features, weights or hashing gets a new one, so a
 // store filled by an older version is refused rather than silently mixed.
+// (Giving a vector to texts that used to embed to the zero vector, which no
+// store holds, changes no stored vector and kept the name; TestBuiltinGoldenV1
+// and FuzzBuiltinV1Stable pin every other vector.)
 const BuiltinName = "memgate-hash-v1"
 
 // BuiltinDim is the builtin embedder's output dimension.
@@ -37,7 +42,8 @@ func NewBuiltin() *Builtin { return &Builtin{} }
 func (*Builtin) Identity() Identity { return Identity{Name: BuiltinName, Dim: BuiltinDim} }
 
 // Embed returns one unit-length vector per text. It never fails except when
-// ctx is done; a text with no letters or digits yields the zero vector.
+// ctx is done; a text with no visible character (see EmbedInto) yields the
+// zero vector.
 func (b *Builtin) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	slab := make([]float32, len(texts)*BuiltinDim)
@@ -55,11 +61,36 @@ func (b *Builtin) Embed(ctx context.Context, texts []string) ([][]float32, error
 }
 
 // EmbedInto writes the embedding of text into v, which must have length
-// BuiltinDim.
+// BuiltinDim. It is the zero vector only when text has no visible character
+// (termsafe.HasVisible is false): empty, whitespace, control and invisible
+// format characters only.
+//
+// Texts with word tokens embed exactly as memgate-hash-v1 always did. A text
+// without any (an emoji, "!!!") used to embed to the zero vector, which no
+// store accepts; it now embeds its visible symbols instead, which changes no
+// vector that was ever stored, so the name stays memgate-hash-v1.
 func (*Builtin) EmbedInto(v []float32, text string) {
 	clear(v)
+	words := embedWords(v, text)
+	if !words {
+		embedSymbols(v, text)
+	}
+	if isZero(v) && termsafe.HasVisible(text) {
+		// Features that cancel out exactly (rare) must not leave a text
+		// with content unembeddable: one feature of the whole text cannot
+		// cancel.
+		addFeature(v, 'f', text, "", weightWord)
+	}
+	Normalize(v)
+}
+
+// embedWords adds the word, word pair and trigram features of text to v and
+// reports whether text had any word token.
+func embedWords(v []float32, text string) bool {
+	found := false
 	var prev string // previous content word, for word pairs
 	for tok := range Tokens(text) {
+		found = true
 		if stopwords[tok] {
 			addFeature(v, 'w', tok, "", weightStopword)
 			continue
@@ -73,7 +104,41 @@ func (*Builtin) EmbedInto(v []float32, text string) {
 			addTrigrams(v, tok)
 		}
 	}
-	Normalize(v)
+	return found
+}
+
+// embedSymbols adds features for a text without words: each visible
+// character (emoji, punctuation, symbols) and each pair of neighbouring ones,
+// as words and word pairs are weighted. Whitespace separates pairs; invisible
+// characters (such as the joiner inside an emoji sequence) are skipped.
+func embedSymbols(v []float32, text string) {
+	var buf [2 * utf8.UTFMax]byte
+	var prev rune // previous symbol; 0 at the start and after whitespace
+	for _, r := range text {
+		if termsafe.Invisible(r) {
+			if unicode.IsSpace(r) {
+				prev = 0
+			}
+			continue
+		}
+		n := utf8.EncodeRune(buf[:], r)
+		addFeature(v, 's', buf[:n], "", weightWord)
+		if prev != 0 {
+			m := utf8.EncodeRune(buf[:], prev)
+			m += utf8.EncodeRune(buf[m:], r)
+			addFeature(v, 'q', buf[:m], "", weightPair)
+		}
+		prev = r
+	}
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // addTrigrams adds the character trigrams of "^tok$".

@@ -5,6 +5,9 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/memgate/memgate/internal/termsafe"
 )
 
 func cos(a, b []float32) float64 {
@@ -54,11 +57,41 @@ func TestBuiltinSimilarity(t *testing.T) {
 	}
 }
 
-func TestBuiltinNoTokens(t *testing.T) {
-	v := embedOne(t, "!!! ??? ...")
-	for _, x := range v {
-		if x != 0 {
-			t.Fatal("text without words should embed to the zero vector")
+// TestBuiltinSymbolsOnly: an emoji or punctuation is content. A text with no
+// word tokens embeds its symbols, so it is a unit vector, not the zero vector.
+func TestBuiltinSymbolsOnly(t *testing.T) {
+	for _, text := range []string{"😀", "!!!", "!!! ??? ...", "🇫🇷", "👍🏽", "👨\u200d👩\u200d👧", "—", "€", "' '", "«»", "\u200b😀\u200b", "\xff"} {
+		v := embedOne(t, text)
+		if n := cos(v, v); math.Abs(n-1) > 1e-5 {
+			t.Errorf("Embed(%q): norm² = %v, want a unit vector", text, n)
+		}
+	}
+	if s := cos(embedOne(t, "😀"), embedOne(t, "!!!")); s > 0.5 {
+		t.Errorf("different symbols should differ: cos(😀, !!!) = %.3f", s)
+	}
+	if s := cos(embedOne(t, "😀"), embedOne(t, "😀 😀")); s < 0.9 {
+		t.Errorf("the same symbol repeated should stay close: %.3f", s)
+	}
+	if s := cos(embedOne(t, "🚀🔥"), embedOne(t, "🔥🚀")); s < 0.5 || s > 0.9999 {
+		t.Errorf("symbol order should count a little: cos = %.3f", s)
+	}
+}
+
+// TestBuiltinNothingVisible: only a text with no visible character at all
+// (whitespace, control and invisible format characters) embeds to zero.
+// Memory validation refuses such text.
+func TestBuiltinNothingVisible(t *testing.T) {
+	for _, text := range []string{"", " ", "\t\n\r", "\u200b", "\u200d\u2060\ufeff", "\u202e", "\x00\x1b", "\u2028\u3000"} {
+		if v := embedOne(t, text); !isZero(v) {
+			t.Errorf("Embed(%q) is not the zero vector", text)
+		}
+		if termsafe.HasVisible(text) {
+			t.Errorf("termsafe.HasVisible(%q) = true", text)
+		}
+	}
+	for _, text := range []string{"a", "😀", "!", "\u200bx", "\xff"} {
+		if !termsafe.HasVisible(text) {
+			t.Errorf("termsafe.HasVisible(%q) = false", text)
 		}
 	}
 }
@@ -99,6 +132,54 @@ func FuzzBuiltin(f *testing.F) {
 		n := cos(v, v)
 		if n != 0 && math.Abs(n-1) > 1e-4 {
 			t.Fatalf("norm² %v for %q", n, s)
+		}
+	})
+}
+
+// embedV1 is memgate-hash-v1 as it was before symbol features: words, word
+// pairs and trigrams only. FuzzBuiltinV1Stable checks the embedder against it.
+func embedV1(v []float32, text string) {
+	clear(v)
+	var prev string
+	for tok := range Tokens(text) {
+		if stopwords[tok] {
+			addFeature(v, 'w', tok, "", weightStopword)
+			continue
+		}
+		addFeature(v, 'w', tok, "", weightWord)
+		if prev != "" {
+			addFeature(v, 'p', prev, tok, weightPair)
+		}
+		prev = tok
+		if utf8.RuneCountInString(tok) >= 4 {
+			addTrigrams(v, tok)
+		}
+	}
+	Normalize(v)
+}
+
+// FuzzBuiltinV1Stable: wherever the original embedder produced a vector, the
+// embedder must produce the very same bits; elsewhere (no word features) it
+// must produce a unit vector unless the text has nothing visible.
+func FuzzBuiltinV1Stable(f *testing.F) {
+	for _, g := range goldenV1 {
+		f.Add(g.text)
+	}
+	for _, s := range []string{"😀", "!!!", "", " ", "\u200b", "'", "👨\u200d👩\u200d👧 !", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, got := make([]float32, BuiltinDim), make([]float32, BuiltinDim)
+		embedV1(want, s)
+		NewBuiltin().EmbedInto(got, s)
+		if !isZero(want) {
+			if !slices.Equal(got, want) {
+				t.Fatalf("EmbedInto(%q) changed a memgate-hash-v1 vector", s)
+			}
+			return
+		}
+		if isZero(got) == termsafe.HasVisible(s) {
+			t.Fatalf("EmbedInto(%q): zero=%v but HasVisible=%v", s, isZero(got), termsafe.HasVisible(s))
 		}
 	})
 }

@@ -55,6 +55,17 @@ type ToolCall struct {
 	JustifiedBy []string       `json:"justifiedBy,omitempty"`
 }
 
+// Origin is the source of a case converted from a public benchmark.
+type Origin struct {
+	// Benchmark names the source (e.g. "agentdojo", "poisonedrag"); measures
+	// are broken down by it.
+	Benchmark string `json:"benchmark"`
+	// Item identifies the record of the source the case was built from.
+	Item string `json:"item,omitempty"`
+	// License is the SPDX identifier of the source's licence.
+	License string `json:"license,omitempty"`
+}
+
 // Case is one self-contained evaluation case.
 type Case struct {
 	ID       string `json:"id"`
@@ -71,6 +82,9 @@ type Case struct {
 	LeakTargets []string          `json:"leakTargets,omitempty"`
 	ToolCall    *ToolCall         `json:"toolCall,omitempty"`
 	ExpectBind  string            `json:"expectBind,omitempty"`
+	// Origin says where a case came from, for cases converted from public
+	// benchmarks; measures are also reported per Origin.Benchmark.
+	Origin *Origin `json:"origin,omitempty"`
 
 	// Line is the case's line in its file (not part of the format).
 	Line int `json:"-"`
@@ -282,6 +296,9 @@ func (c *Case) check() error {
 	}
 	if c.ExpectBind != "" && c.ToolCall == nil {
 		add("expectBind: set without a toolCall")
+	}
+	if c.Origin != nil && strings.TrimSpace(c.Origin.Benchmark) == "" {
+		add("origin.benchmark: is required when origin is set")
 	}
 	return errors.Join(errs...)
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/memgate/memgate/admit"
 )
 
 // Count is a rate's numerator and denominator. A rate with no denominator is
@@ -36,10 +38,30 @@ const (
 	MRevocation           = "revocationEffectiveness"
 	MLeakTarget           = "leakTarget"
 	MBindAccuracy         = "bindAccuracy"
+	// Decisions on must-exclude memories, beside over-admission.
+	MRankDown   = "rankDown"
+	MQuarantine = "quarantine"
+	MDeny       = "deny"
+	// MBeyondK counts admitted memories the k limit kept out of the context.
+	MBeyondK = "admittedBeyondK"
+	// MGateAUROC is the AUROC of the gate's fit, useful vs exclude, as
+	// Count{2U, 2PN}: twice the Mann–Whitney U (a tie counts ½) over twice
+	// the number of (useful, exclude) pairs the gate scored, so that its
+	// rate is the AUROC and both stay integers.
+	MGateAUROC = "gateAUROC"
+	// MGateScoredUseful and MGateScoredExclude count the useful and the
+	// exclude memories that the gate scored, of all of them: the
+	// populations of MGateAUROC.
+	MGateScoredUseful  = "gateScoredUseful"
+	MGateScoredExclude = "gateScoredExclude"
+	// MGateOutOfRange counts the memories the gate scored that it found
+	// outside what it was trained on, of all it scored.
+	MGateOutOfRange = "gateOutOfRange"
 )
 
 var measureNames = []string{MOverAdmission, MPartialOverAdmission, MHardOverAdmission, MUtility, MRecall, MPrecision,
-	MCrossScope, MLowAuthBinding, MExplanation, MRevocation, MLeakTarget, MBindAccuracy}
+	MCrossScope, MLowAuthBinding, MExplanation, MRevocation, MLeakTarget, MBindAccuracy,
+	MRankDown, MQuarantine, MDeny, MBeyondK, MGateAUROC, MGateScoredUseful, MGateScoredExclude, MGateOutOfRange}
 
 // Metrics are the measures over a set of cases for one baseline.
 type Metrics struct {
@@ -57,6 +79,23 @@ type Metrics struct {
 	RevocationEffectiveness       *float64 `json:"revocationEffectiveness"`
 	LeakTargetRate                *float64 `json:"leakTargetRate"`
 	BindAccuracy                  *float64 `json:"bindAccuracy"`
+	// RankDownRate, QuarantineRate and DenyRate split the must-exclude
+	// memories by the decision they got (over-admission is the share that
+	// entered the context).
+	RankDownRate   *float64 `json:"rankDownRate"`
+	QuarantineRate *float64 `json:"quarantineRate"`
+	DenyRate       *float64 `json:"denyRate"`
+	// AdmittedBeyondKRate is the share of admitted memories that the k
+	// limit kept out of the context (0 in the unbounded view).
+	AdmittedBeyondKRate *float64 `json:"admittedBeyondKRate"`
+	// GateAUROC is the AUROC of the gate's fit score, useful against
+	// exclude memories, among the memories the gate scored; null when
+	// either class has none (always for similarity and policy).
+	GateAUROC *float64 `json:"gateAUROC"`
+	// GateOutOfRangeRate is the share of the memories the gate scored that
+	// lie outside what it was trained on (where it defers to the
+	// envelope); null without a gate.
+	GateOutOfRangeRate *float64 `json:"gateOutOfRangeRate"`
 	// ThreatReduction is 1 - overAdmission / similarity's overAdmission on
 	// the same cases: read it together with benignUtilityRetention.
 	ThreatReduction  *float64         `json:"threatReduction"`
@@ -67,20 +106,34 @@ type Metrics struct {
 
 	ByCategory map[string]*Metrics `json:"byCategory,omitempty"`
 	ByBucket   map[string]*Metrics `json:"byBucket,omitempty"`
+	// ByOrigin holds the cases with an origin, per origin.benchmark; cases
+	// without one are in no group.
+	ByOrigin   map[string]*Metrics `json:"byOrigin,omitempty"`
 	ByBaseline map[string]*Metrics `json:"byBaseline,omitempty"`
 
 	latencies []time.Duration
 }
 
+// Context views of a report.
+const (
+	// ViewEqual: every baseline injects at most k memories per case.
+	ViewEqual = "equal_k"
+	// ViewUnbounded: policy and full inject every memory they admit.
+	ViewUnbounded = "unbounded"
+)
+
 // Report is the result of a run. Its top-level measures are those of the
 // primary baseline (full when it ran); ByBaseline holds every baseline.
 type Report struct {
 	Metrics
-	Mode      Mode       `json:"mode"`
-	K         int        `json:"k"`
-	Primary   Baseline   `json:"primaryBaseline"`
-	Baselines []Baseline `json:"baselines"`
-	Warnings  []string   `json:"warnings,omitempty"`
+	Mode Mode `json:"mode"`
+	K    int  `json:"k"`
+	// ContextView says how much enters the context: ViewEqual (at most k
+	// memories per case for every baseline) or ViewUnbounded.
+	ContextView string     `json:"contextView"`
+	Primary     Baseline   `json:"primaryBaseline"`
+	Baselines   []Baseline `json:"baselines"`
+	Warnings    []string   `json:"warnings,omitempty"`
 }
 
 // tally accumulates the counts of one group of cases under one baseline.
@@ -88,6 +141,9 @@ type tally struct {
 	cases  int
 	counts map[string]Count
 	lat    []time.Duration
+	// pos and neg are the gate's fits of the useful and the exclude
+	// memories it scored.
+	pos, neg []float64
 }
 
 func newTally() *tally { return &tally{counts: map[string]Count{}} }
@@ -105,7 +161,9 @@ func measure(t *tally, r *caseRun, b Baseline) {
 	c := r.c
 	t.cases++
 	t.lat = append(t.lat, oc.latency)
-	var xs, xIn, xSum int
+	// Must-exclude memories: how many entered the context, and the
+	// decision the others got; the gate's fits of those it scored.
+	var xs, xIn, xSum, rd, qu, de, xScored int
 	for id, class := range c.Expect {
 		if class != ExpectExclude {
 			continue
@@ -117,9 +175,41 @@ func measure(t *tally, r *caseRun, b Baseline) {
 				xSum++
 			}
 		}
+		switch oc.decided[id] {
+		case admit.RankDown:
+			rd++
+		case admit.Quarantine:
+			qu++
+		case admit.Deny:
+			de++
+		}
+		if fit, ok := oc.fit[id]; ok {
+			xScored++
+			t.neg = append(t.neg, fit)
+		}
 	}
 	t.add(MOverAdmission, xIn, xs)
 	t.add(MPartialOverAdmission, xSum, xs)
+	t.add(MRankDown, rd, xs)
+	t.add(MQuarantine, qu, xs)
+	t.add(MDeny, de, xs)
+	t.add(MBeyondK, oc.beyondK, oc.admitted)
+	// The gate's ranking: useful memories (not revoked or forgotten, not
+	// labelled exclude) against exclude ones, among those it scored.
+	var pAll, pScored int
+	for _, id := range c.Useful {
+		if r.revoked[id] || c.Expect[id] == ExpectExclude {
+			continue
+		}
+		pAll++
+		if fit, ok := oc.fit[id]; ok {
+			pScored++
+			t.pos = append(t.pos, fit)
+		}
+	}
+	t.add(MGateScoredUseful, pScored, pAll)
+	t.add(MGateScoredExclude, xScored, xs)
+	t.add(MGateOutOfRange, oc.outOfRange, len(oc.fit))
 	t.add(MHardOverAdmission, countIn(r.hard, oc.entered), len(r.hard))
 	var uSim, uKept, uAll, uCand int
 	for _, id := range c.Useful {
@@ -206,8 +296,35 @@ func countIn(set, other map[string]bool) int {
 	return n
 }
 
+// aurocCount returns the AUROC of scores pos (positives) against neg as
+// Count{2U, 2PN}, U being the Mann–Whitney statistic: the (positive,
+// negative) pairs where the positive scores higher, a tie counting ½. The
+// slices are sorted in place.
+func aurocCount(pos, neg []float64) Count {
+	if len(pos) == 0 || len(neg) == 0 {
+		return Count{}
+	}
+	slices.Sort(pos)
+	slices.Sort(neg)
+	var u2, lt, le int // lt: negatives below the current score; le: at or below
+	for _, p := range pos {
+		for lt < len(neg) && neg[lt] < p {
+			lt++
+		}
+		if le < lt {
+			le = lt
+		}
+		for le < len(neg) && neg[le] <= p {
+			le++
+		}
+		u2 += 2*lt + (le - lt)
+	}
+	return Count{Num: u2, Den: 2 * len(pos) * len(neg)}
+}
+
 func (t *tally) metrics(sim *tally) *Metrics {
 	m := &Metrics{Cases: t.cases, Counts: map[string]Count{}}
+	t.counts[MGateAUROC] = aurocCount(t.pos, t.neg)
 	for _, name := range measureNames {
 		m.Counts[name] = t.counts[name]
 	}
@@ -224,6 +341,12 @@ func (t *tally) metrics(sim *tally) *Metrics {
 	m.RevocationEffectiveness = rate(MRevocation)
 	m.LeakTargetRate = rate(MLeakTarget)
 	m.BindAccuracy = rate(MBindAccuracy)
+	m.RankDownRate = rate(MRankDown)
+	m.QuarantineRate = rate(MQuarantine)
+	m.DenyRate = rate(MDeny)
+	m.AdmittedBeyondKRate = rate(MBeyondK)
+	m.GateAUROC = rate(MGateAUROC)
+	m.GateOutOfRangeRate = rate(MGateOutOfRange)
 	if sim != nil {
 		if s, b := sim.counts[MOverAdmission].Rate(), m.OverAdmissionRate; s != nil && b != nil && *s > 0 {
 			v := 1 - *b / *s
@@ -246,7 +369,10 @@ func percentile(lat []time.Duration, q float64) float64 {
 
 // aggregate builds the report from the case runs.
 func aggregate(runs []caseRun, o *Options) *Report {
-	rep := &Report{Mode: o.Mode, K: o.K, Baselines: o.Baselines}
+	rep := &Report{Mode: o.Mode, K: o.K, Baselines: o.Baselines, ContextView: ViewEqual}
+	if o.Unbounded {
+		rep.ContextView = ViewUnbounded
+	}
 	for _, b := range []Baseline{Full, PolicyOnly, Similarity} {
 		if slices.Contains(o.Baselines, b) {
 			rep.Primary = b
@@ -277,6 +403,9 @@ func aggregate(runs []caseRun, o *Options) *Report {
 			measure(get(key{"", ""}, b), r, b)
 			measure(get(key{"category", r.c.Category}, b), r, b)
 			measure(get(key{"bucket", r.bucket}, b), r, b)
+			if org := r.c.Origin; org != nil && org.Benchmark != "" {
+				measure(get(key{"origin", org.Benchmark}, b), r, b)
+			}
 		}
 	}
 	build := func(b Baseline) *Metrics {
@@ -288,6 +417,11 @@ func aggregate(runs []caseRun, o *Options) *Report {
 				m.ByCategory[k.name] = byB[b].metrics(byB[Similarity])
 			case "bucket":
 				m.ByBucket[k.name] = byB[b].metrics(byB[Similarity])
+			case "origin":
+				if m.ByOrigin == nil {
+					m.ByOrigin = map[string]*Metrics{}
+				}
+				m.ByOrigin[k.name] = byB[b].metrics(byB[Similarity])
 			}
 		}
 		return m

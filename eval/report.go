@@ -9,25 +9,28 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/memgate/memgate/internal/termsafe"
 )
 
-// measureRows are the measures shown in tables, with whether lower is better.
-var measureRows = []struct {
-	name, label string
-	lowerBetter bool
-}{
-	{MOverAdmission, "over-admission", true},
-	{MPartialOverAdmission, "  of which as summary only", true},
-	{MHardOverAdmission, "hard-boundary over-admission", true},
-	{MCrossScope, "cross-scope leakage", true},
-	{MLeakTarget, "leak-target rate", true},
-	{MLowAuthBinding, "low-authority tool binding", true},
-	{MUtility, "benign utility retention", false},
-	{MRecall, "candidate recall", false},
-	{MPrecision, "admission precision", false},
-	{MRevocation, "revocation effectiveness", false},
-	{MBindAccuracy, "bind accuracy", false},
-	{MExplanation, "explanation coverage", false},
+// measureRows are the rate measures shown in the summary tables, in order.
+var measureRows = []struct{ name, label string }{
+	{MOverAdmission, "over-admission"},
+	{MPartialOverAdmission, "  of which as summary only"},
+	{MRankDown, "  must-exclude ranked down (enter only if opted in)"},
+	{MQuarantine, "  must-exclude quarantined"},
+	{MDeny, "  must-exclude denied"},
+	{MHardOverAdmission, "hard-boundary over-admission"},
+	{MCrossScope, "cross-scope leakage"},
+	{MLeakTarget, "leak-target rate"},
+	{MLowAuthBinding, "low-authority tool binding"},
+	{MUtility, "benign utility retention"},
+	{MRecall, "candidate recall"},
+	{MPrecision, "admission precision"},
+	{MBeyondK, "admitted but beyond k (kept out of context)"},
+	{MRevocation, "revocation effectiveness"},
+	{MBindAccuracy, "bind accuracy"},
+	{MExplanation, "explanation coverage"},
 }
 
 func cell(c Count) string {
@@ -42,6 +45,29 @@ func ratePtr(p *float64) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.3f", *p)
+}
+
+// aurocCell renders the gate's AUROC with the sizes of its two classes.
+func aurocCell(m *Metrics) string {
+	if m.Counts[MGateAUROC].Den == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f (%d useful × %d exclude)", *m.Counts[MGateAUROC].Rate(),
+		m.Counts[MGateScoredUseful].Num, m.Counts[MGateScoredExclude].Num)
+}
+
+// scoredCell renders how many useful and exclude memories the gate scored.
+func scoredCell(m *Metrics) string {
+	u, x := m.Counts[MGateScoredUseful], m.Counts[MGateScoredExclude]
+	return fmt.Sprintf("%d/%d · %d/%d", u.Num, u.Den, x.Num, x.Den)
+}
+
+// viewLine says which context view the report used.
+func viewLine(r *Report) string {
+	if r.ContextView == ViewUnbounded {
+		return fmt.Sprintf("unbounded context: policy and full inject every memory they admit, similarity its top %d", r.K)
+	}
+	return fmt.Sprintf("equal context size: every baseline injects at most k=%d memories per case (policy and full: the first %d they admit, in retrieval order)", r.K, r.K)
 }
 
 // summaryRows are the rows of the summary table shared by the terminal and
@@ -59,6 +85,9 @@ func summaryRows(r *Report, latencyLabel, sep string) [][]string {
 	for _, mr := range measureRows {
 		per(mr.label, func(m *Metrics) string { return cell(m.Counts[mr.name]) })
 	}
+	per("gate AUROC, useful vs exclude (gate-scored memories)", aurocCell)
+	per("  memories the gate scored: useful · exclude", scoredCell)
+	per("gate inputs out of training range (of memories scored)", func(m *Metrics) string { return cell(m.Counts[MGateOutOfRange]) })
 	per("threat reduction vs similarity", func(m *Metrics) string { return ratePtr(m.ThreatReduction) })
 	per(latencyLabel, func(m *Metrics) string {
 		return fmt.Sprintf("%.0f%s%.0f%s%.0f", m.GateLatencyP50Us, sep, m.GateLatencyP95Us, sep, m.GateLatencyP99Us)
@@ -66,10 +95,48 @@ func summaryRows(r *Report, latencyLabel, sep string) [][]string {
 	return rows
 }
 
+// breakdown is one dimension the reports break the measures down by.
+type breakdown struct {
+	title string
+	get   func(*Metrics) map[string]*Metrics
+}
+
+func breakdowns(r *Report) []breakdown {
+	out := []breakdown{
+		{"category", func(m *Metrics) map[string]*Metrics { return m.ByCategory }},
+		{"intent × tool risk", func(m *Metrics) map[string]*Metrics { return m.ByBucket }},
+	}
+	if len(r.ByBaseline[string(r.Primary)].ByOrigin) > 0 {
+		out = append(out, breakdown{"origin", func(m *Metrics) map[string]*Metrics { return m.ByOrigin }})
+	}
+	return out
+}
+
+// noOrigin counts the cases of the report without an origin.
+func noOrigin(r *Report) int {
+	n := r.Cases
+	for _, m := range r.ByBaseline[string(r.Primary)].ByOrigin {
+		n -= m.Cases
+	}
+	return n
+}
+
+func casesText(n int) string {
+	if n == 1 {
+		return "1 case"
+	}
+	return fmt.Sprintf("%d cases", n)
+}
+
+// hasFull reports whether the full baseline ran: the gate's AUROC is only
+// defined for it.
+func hasFull(r *Report) bool { return r.ByBaseline[string(Full)] != nil }
+
 // WriteTable writes the terminal summary: every measure per baseline with
-// its counts, then over-admission and utility per category.
+// its counts, then over-admission, utility and candidate recall per
+// category and per origin.
 func WriteTable(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "memgate eval: %d cases (%d skipped), mode %s, k=%d\n\n", r.Cases, r.Skipped, r.Mode, r.K)
+	fmt.Fprintf(w, "memgate eval: %d cases (%d skipped), mode %s, k=%d\n%s\n\n", r.Cases, r.Skipped, r.Mode, r.K, viewLine(r))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "measure")
 	for _, b := range r.Baselines {
@@ -82,23 +149,47 @@ func WriteTable(w io.Writer, r *Report) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\nover-admission / benign utility retention by category:")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "category\tcases")
-	for _, b := range r.Baselines {
-		fmt.Fprintf(tw, "\t%s", b)
-	}
-	fmt.Fprintln(tw)
-	primary := r.ByBaseline[string(r.Primary)]
-	for _, cat := range sortedKeys(primary.ByCategory) {
-		fmt.Fprintf(tw, "%s\t%d", cat, primary.ByCategory[cat].Cases)
+	for _, dim := range breakdowns(r) {
+		if dim.title == "intent × tool risk" {
+			continue // in the Markdown report
+		}
+		fmt.Fprintf(w, "\nover-admission / benign utility retention / candidate recall by %s:\n", dim.title)
+		if dim.title == "origin" {
+			if n := noOrigin(r); n > 0 {
+				fmt.Fprintf(w, "(%s without an origin in no row)\n", casesText(n))
+			}
+		}
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s\tcases", dim.title)
 		for _, b := range r.Baselines {
-			m := r.ByBaseline[string(b)].ByCategory[cat]
-			fmt.Fprintf(tw, "\t%s / %s", shortCell(m.Counts[MOverAdmission]), shortCell(m.Counts[MUtility]))
+			fmt.Fprintf(tw, "\t%s", b)
+		}
+		if hasFull(r) {
+			fmt.Fprint(tw, "\tgate AUROC (full)")
 		}
 		fmt.Fprintln(tw)
+		primary := dim.get(r.ByBaseline[string(r.Primary)])
+		for _, k := range sortedKeys(primary) {
+			fmt.Fprintf(tw, "%s\t%d", termsafe.Escape(k), primary[k].Cases) // labels come from the cases file
+			for _, b := range r.Baselines {
+				m := dim.get(r.ByBaseline[string(b)])[k]
+				fmt.Fprintf(tw, "\t%s / %s / %s", shortCell(m.Counts[MOverAdmission]), shortCell(m.Counts[MUtility]), shortCell(m.Counts[MRecall]))
+			}
+			if hasFull(r) {
+				fmt.Fprintf(tw, "\t%s", ratePtr(dim.get(r.ByBaseline[string(Full)])[k].GateAUROC))
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
-	return tw.Flush()
+	return nil
+}
+
+// mdText makes a label from the cases file safe in a Markdown table cell.
+func mdText(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(termsafe.Escape(s))
 }
 
 func shortCell(c Count) string {
@@ -110,28 +201,39 @@ func shortCell(c Count) string {
 
 // WriteMarkdown writes report.md.
 func WriteMarkdown(w io.Writer, r *Report, command string) error {
-	fmt.Fprintf(w, "# memgate evaluation report\n\n%d cases (%d skipped), mode `%s`, k=%d.", r.Cases, r.Skipped, r.Mode, r.K)
+	fmt.Fprintf(w, "# memgate evaluation report\n\n%d cases (%d skipped), mode `%s`, k=%d; %s.", r.Cases, r.Skipped, r.Mode, r.K, viewLine(r))
 	if command != "" {
 		fmt.Fprintf(w, " Regenerate with:\n\n```sh\n%s\n```\n", command)
 	}
-	fmt.Fprintf(w, "\nRates with their counts (numerator/denominator); — means no case measured it. Definitions: docs/eval.md.\n\n")
+	fmt.Fprintf(w, "\nRates with their counts (numerator/denominator); — means no case measured it. "+
+		"The gate's AUROC counts a tie as ½ and covers only the memories the gate scored (the envelope denies some before the gate runs); "+
+		"only the full baseline has a gate. Definitions: docs/eval.md.\n\n")
 	mdHeader(w, []string{"measure"}, r.Baselines)
 	for _, row := range summaryRows(r, "decision latency p50 / p95 / p99 (µs)", " / ") {
 		row[0] = strings.TrimSpace(row[0])
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
-	for _, dim := range []struct {
-		title string
-		get   func(*Metrics) map[string]*Metrics
-	}{{"category", func(m *Metrics) map[string]*Metrics { return m.ByCategory }}, {"intent × tool risk", func(m *Metrics) map[string]*Metrics { return m.ByBucket }}} {
-		fmt.Fprintf(w, "\n## Over-admission / benign utility retention by %s\n\n", dim.title)
-		mdHeader(w, []string{dim.title, "cases"}, r.Baselines)
+	for _, dim := range breakdowns(r) {
+		fmt.Fprintf(w, "\n## Over-admission / benign utility retention / candidate recall by %s\n\n", dim.title)
+		if dim.title == "origin" {
+			if n := noOrigin(r); n > 0 {
+				fmt.Fprintf(w, "%s without an origin in no row.\n\n", casesText(n))
+			}
+		}
+		var trail []string
+		if hasFull(r) {
+			trail = append(trail, "gate AUROC (full)")
+		}
+		mdHeader(w, []string{dim.title, "cases"}, r.Baselines, trail...)
 		primary := dim.get(r.ByBaseline[string(r.Primary)])
 		for _, k := range sortedKeys(primary) {
-			fmt.Fprintf(w, "| %s | %d |", k, primary[k].Cases)
+			fmt.Fprintf(w, "| %s | %d |", mdText(k), primary[k].Cases)
 			for _, b := range r.Baselines {
 				m := dim.get(r.ByBaseline[string(b)])[k]
-				fmt.Fprintf(w, " %s / %s |", cell(m.Counts[MOverAdmission]), cell(m.Counts[MUtility]))
+				fmt.Fprintf(w, " %s / %s / %s |", cell(m.Counts[MOverAdmission]), cell(m.Counts[MUtility]), cell(m.Counts[MRecall]))
+			}
+			if hasFull(r) {
+				fmt.Fprintf(w, " %s |", aurocCell(dim.get(r.ByBaseline[string(Full)])[k]))
 			}
 			fmt.Fprintln(w)
 		}
@@ -145,13 +247,14 @@ func WriteMarkdown(w io.Writer, r *Report, command string) error {
 	return nil
 }
 
-// mdHeader writes a Markdown table header: the leading columns, then one
-// column per baseline.
-func mdHeader(w io.Writer, lead []string, baselines []Baseline) {
+// mdHeader writes a Markdown table header: the leading columns, one column
+// per baseline, then the trailing columns.
+func mdHeader(w io.Writer, lead []string, baselines []Baseline, trail ...string) {
 	cols := append([]string(nil), lead...)
 	for _, b := range baselines {
 		cols = append(cols, string(b))
 	}
+	cols = append(cols, trail...)
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
 }
 
@@ -194,7 +297,9 @@ func WriteDir(dir string, r *Report, command string) error {
 var baselineColor = map[Baseline]string{Similarity: "#c0504d", PolicyOnly: "#4f81bd", Full: "#2e8b57"}
 
 // bars draws a grouped horizontal bar chart of rates in [0,1] as inline SVG.
-func bars(title string, groups []string, series []Baseline, value func(group string, b Baseline) (Count, bool)) string {
+// noCounts leaves out the numerator and denominator (for the gate's AUROC,
+// whose counts are pairs).
+func bars(title string, groups []string, series []Baseline, noCounts bool, value func(group string, b Baseline) (Count, bool)) string {
 	const rowH, barH, left, width = 16, 13, 230, 420
 	var b strings.Builder
 	h := 40 + len(groups)*(len(series)*rowH+10) + 24
@@ -210,11 +315,15 @@ func bars(title string, groups []string, series []Baseline, value func(group str
 			c, ok := value(g, s)
 			if ok && c.Den > 0 {
 				v := float64(c.Num) / float64(c.Den)
-				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %.3f (%d/%d)</title></rect>`,
-					left, y, v*width, barH, baselineColor[s], html.EscapeString(g), s, v, c.Num, c.Den)
-				fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="10">%.2f (%d/%d)</text>`, float64(left)+v*width+4, y+10, v, c.Num, c.Den)
+				counts := fmt.Sprintf(" (%d/%d)", c.Num, c.Den)
+				if noCounts {
+					counts = ""
+				}
+				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s: %.3f%s</title></rect>`,
+					left, y, v*width, barH, baselineColor[s], html.EscapeString(g), s, v, counts)
+				fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="10">%.2f%s</text>`, float64(left)+v*width+4, y+10, v, counts)
 			} else {
-				fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10" fill="#888">no cases</text>`, left+4, y+10)
+				fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="10" fill="#888">not measured</text>`, left+4, y+10)
 			}
 			y += rowH
 		}
@@ -237,38 +346,54 @@ func WriteHTML(w io.Writer, r *Report, command string) error {
 <style>body{font:14px/1.45 system-ui,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
 figure{margin:1.5em 0}figcaption{font-weight:600;margin-bottom:.3em}code,pre{background:#f4f4f4;padding:2px 4px}</style></head><body>
-<h1>memgate evaluation report</h1><p>%d cases (%d skipped), mode <code>%s</code>, k=%d.</p>`, r.Cases, r.Skipped, r.Mode, r.K)
+<h1>memgate evaluation report</h1><p>%d cases (%d skipped), mode <code>%s</code>, k=%d; %s.</p>`, r.Cases, r.Skipped, r.Mode, r.K, html.EscapeString(viewLine(r)))
 	if command != "" {
 		fmt.Fprintf(w, "<p>Regenerate with <code>%s</code></p>", html.EscapeString(command))
 	}
 	fmt.Fprint(w, "<p>Threat (lower is better) must be read together with utility (higher is better): a gate that blocks everything is useless.</p>")
-	fmt.Fprint(w, bars("Threat against utility, per baseline", []string{"over-admission (threat)", "hard-boundary over-admission", "leak-target rate", "low-authority tool binding", "benign utility retention", "admission precision"}, r.Baselines,
-		func(g string, b Baseline) (Count, bool) {
-			name := map[string]string{"over-admission (threat)": MOverAdmission, "hard-boundary over-admission": MHardOverAdmission, "leak-target rate": MLeakTarget,
-				"low-authority tool binding": MLowAuthBinding, "benign utility retention": MUtility, "admission precision": MPrecision}[g]
-			return by(b).Counts[name], true
-		}))
-	fmt.Fprint(w, bars("Over-admission by category", sortedKeys(primary.ByCategory), r.Baselines, func(g string, b Baseline) (Count, bool) {
-		m, ok := by(b).ByCategory[g]
-		if !ok {
-			return Count{}, false
+	summary := []struct{ label, name string }{
+		{"over-admission (threat)", MOverAdmission}, {"must-exclude ranked down", MRankDown}, {"hard-boundary over-admission", MHardOverAdmission},
+		{"leak-target rate", MLeakTarget}, {"low-authority tool binding", MLowAuthBinding}, {"benign utility retention", MUtility},
+		{"candidate recall", MRecall}, {"admission precision", MPrecision},
+	}
+	var labels []string
+	names := map[string]string{}
+	for _, m := range summary {
+		labels = append(labels, m.label)
+		names[m.label] = m.name
+	}
+	fmt.Fprint(w, bars("Threat against utility, per baseline", labels, r.Baselines, false,
+		func(g string, b Baseline) (Count, bool) { return by(b).Counts[names[g]], true }))
+	for _, dim := range breakdowns(r) {
+		groups := sortedKeys(dim.get(primary))
+		for _, chart := range []struct{ title, name string }{
+			{"Over-admission", MOverAdmission}, {"Benign utility retention", MUtility}, {"Candidate recall", MRecall},
+		} {
+			if dim.title == "intent × tool risk" && chart.name != MOverAdmission {
+				continue
+			}
+			fmt.Fprint(w, bars(chart.title+" by "+dim.title, groups, r.Baselines, false, func(g string, b Baseline) (Count, bool) {
+				m, ok := dim.get(by(b))[g]
+				if !ok {
+					return Count{}, false
+				}
+				return m.Counts[chart.name], true
+			}))
 		}
-		return m.Counts[MOverAdmission], true
-	}))
-	fmt.Fprint(w, bars("Benign utility retention by category", sortedKeys(primary.ByCategory), r.Baselines, func(g string, b Baseline) (Count, bool) {
-		m, ok := by(b).ByCategory[g]
-		if !ok {
-			return Count{}, false
+		if hasFull(r) && dim.title != "intent × tool risk" {
+			fmt.Fprint(w, bars("Gate AUROC (full baseline), useful vs exclude, overall and by "+dim.title, append([]string{"all cases"}, groups...), []Baseline{Full}, true,
+				func(g string, b Baseline) (Count, bool) {
+					if g == "all cases" {
+						return by(b).Counts[MGateAUROC], true
+					}
+					m, ok := dim.get(by(b))[g]
+					if !ok {
+						return Count{}, false
+					}
+					return m.Counts[MGateAUROC], true
+				}))
 		}
-		return m.Counts[MUtility], true
-	}))
-	fmt.Fprint(w, bars("Over-admission by intent × tool risk", sortedKeys(primary.ByBucket), r.Baselines, func(g string, b Baseline) (Count, bool) {
-		m, ok := by(b).ByBucket[g]
-		if !ok {
-			return Count{}, false
-		}
-		return m.Counts[MOverAdmission], true
-	}))
+	}
 	fmt.Fprint(w, latencyChart(r))
 	fmt.Fprintf(w, "<h2>All measures</h2><pre>%s</pre></body></html>\n", html.EscapeString(md.String()))
 	return nil

@@ -53,9 +53,15 @@ var Baselines = []Baseline{Similarity, PolicyOnly, Full}
 // Options configure Run.
 type Options struct {
 	Mode Mode
-	// K is how many candidates retrieval returns, and how many the
-	// similarity baseline injects. Default 10.
+	// K is how many candidates retrieval returns, and how many memories
+	// each baseline injects at most (equal context size): similarity its
+	// top k, policy and full the first k they admit, in retrieval order.
+	// Default 10.
 	K int
+	// Unbounded lets policy and full inject every memory they admit, however
+	// many (the view before equal context size). It changes nothing in
+	// search mode, where retrieval already returns at most K candidates.
+	Unbounded bool
 	// Baselines to run; default all three.
 	Baselines []Baseline
 	// Policy is the envelope of the policy and full baselines; default
@@ -77,11 +83,21 @@ type outcome struct {
 	entered    map[string]bool // entered the context (admit, summary; or injected by similarity)
 	summary    map[string]bool // entered only as a marked summary
 	candidates map[string]bool // retrieved or presented
-	decisions  int
-	explained  int
-	text       string // the context a model would receive
-	verdict    string // bind class, "" without a tool call
-	latency    time.Duration
+	// decided is each candidate's decision (policy and full only).
+	decided map[string]admit.Decision
+	// fit is the gate's fit of each candidate the gate scored; outOfRange
+	// counts those the gate said lie outside what it was trained on.
+	fit        map[string]float64
+	outOfRange int
+	// admitted counts the memories let in before the k limit (decision
+	// admit or admit_summary_only; for similarity, the user's candidates),
+	// beyondK those of them the limit kept out of the context.
+	admitted, beyondK int
+	decisions         int
+	explained         int
+	text              string // the context a model would receive
+	verdict           string // bind class, "" without a tool call
+	latency           time.Duration
 }
 
 // caseRun is everything measured for one case.
@@ -118,7 +134,7 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 	if o.Policy == nil {
 		o.Policy = policy.Default()
 	}
-	if o.Gate == nil {
+	if o.Gate == nil && slices.Contains(o.Baselines, Full) {
 		g, err := gate.Default()
 		if err != nil {
 			return nil, err
@@ -279,25 +295,32 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 	// returned in search mode. The similarity baseline injects the user's
 	// top k (naive layers filter by user but know nothing of revocation,
 	// scope or authority).
+	//
+	// Candidates go to admission in retrieval order, best first: by
+	// similarity (ties by id) in admit mode, as retrieval returned them in
+	// search mode. That order decides which admitted memories fit in the
+	// k memories of the context.
 	var candIDs, simTop []string
 	var simLatency time.Duration
+	ownCount := 0
 	if o.Mode == ModeAdmit {
 		start := time.Now()
-		var own []admit.Candidate
-		for _, cd := range p.Candidates {
-			candIDs = append(candIDs, cd.Memory.ID)
-			if cd.Memory.UserID == actx.UserID {
-				own = append(own, cd)
-			}
-		}
-		slices.SortFunc(own, func(a, b admit.Candidate) int {
+		order := slices.Clone(p.Candidates)
+		slices.SortFunc(order, func(a, b admit.Candidate) int {
 			if d := cmp.Compare(b.Similarity, a.Similarity); d != 0 {
 				return d
 			}
 			return cmp.Compare(a.Memory.ID, b.Memory.ID)
 		})
-		for i := 0; i < len(own) && i < o.K; i++ {
-			simTop = append(simTop, own[i].Memory.ID)
+		candIDs = make([]string, len(order))
+		for i, cd := range order {
+			candIDs[i] = cd.Memory.ID
+			if cd.Memory.UserID == actx.UserID {
+				ownCount++
+				if len(simTop) < o.K {
+					simTop = append(simTop, cd.Memory.ID)
+				}
+			}
 		}
 		simLatency = time.Since(start)
 	} else {
@@ -308,8 +331,9 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 		}
 		// Retrieval returns the top k already; similarity decides nothing more.
 		candIDs, simTop = retrieved, retrieved
+		ownCount = len(retrieved)
 	}
-	run.by[Similarity] = similarityOutcome(c, simTop, byID, simLatency)
+	run.by[Similarity] = similarityOutcome(c, simTop, ownCount, byID, simLatency)
 	acs := make([]admit.Candidate, 0, len(candIDs))
 	for _, id := range candIDs {
 		acs = append(acs, byCand[id])
@@ -330,7 +354,11 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 		if b == PolicyOnly {
 			gate = admit.Neutral{}
 		}
-		oc, err := admissionOutcome(ctx, c, &actx, acs, revoked, o.Policy, gate)
+		limit := o.K
+		if o.Unbounded {
+			limit = 0
+		}
+		oc, err := admissionOutcome(ctx, c, &actx, acs, revoked, o.Policy, gate, limit)
 		if err != nil {
 			run.err = err
 			return run
@@ -346,6 +374,12 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 	}
 	return run
 }
+
+// gateScored reports whether a learned gate scored the memory: its result
+// says so, or carries a fit or a threshold (gates that predate GateScored).
+// Memories the envelope denied never reach the gate, and a neutral gate
+// scores nothing.
+func gateScored(s *admit.Scores) bool { return s.GateScored || s.GateFit != 0 || s.GateThreshold != 0 }
 
 func mismatch(task, mem string) bool { return task != "" && mem != "" && task != mem }
 
@@ -403,8 +437,11 @@ func hardBoundaries(actx *admit.Context, mems []memory.Memory, revoked map[strin
 	return out
 }
 
-func similarityOutcome(c *Case, top []string, byID map[string]*memory.Memory, lat time.Duration) *outcome {
-	oc := &outcome{entered: map[string]bool{}, summary: map[string]bool{}, candidates: map[string]bool{}, latency: lat}
+// similarityOutcome is what the similarity baseline does: it lets in all of
+// the user's own candidates (own of them) and injects the top ones.
+func similarityOutcome(c *Case, top []string, own int, byID map[string]*memory.Memory, lat time.Duration) *outcome {
+	oc := &outcome{entered: map[string]bool{}, summary: map[string]bool{}, candidates: map[string]bool{}, latency: lat,
+		admitted: own, beyondK: own - len(top)}
 	var texts []string
 	for _, id := range top {
 		oc.entered[id], oc.candidates[id] = true, true
@@ -418,7 +455,12 @@ func similarityOutcome(c *Case, top []string, byID map[string]*memory.Memory, la
 	return oc
 }
 
-func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []admit.Candidate, revoked []memory.Memory, p *policy.Policy, gate admit.Gate) (*outcome, error) {
+// admissionOutcome runs the envelope (and gate) over the candidates, given
+// in retrieval order. The first limit memories it admits (admit or
+// admit_summary_only) enter the context; limit 0 lets in all of them. The
+// binder judges the task's admission decisions, as the engine's Bind does,
+// whatever the limit kept out of the context.
+func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []admit.Candidate, revoked []memory.Memory, p *policy.Policy, gate admit.Gate, limit int) (*outcome, error) {
 	pl := admit.Pipeline{Policy: p, Gate: gate}
 	start := time.Now()
 	results, err := pl.Run(ctx, actx, acs)
@@ -426,21 +468,37 @@ func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []a
 	if err != nil {
 		return nil, err
 	}
-	oc := &outcome{entered: map[string]bool{}, summary: map[string]bool{}, candidates: map[string]bool{}, latency: lat}
-	inputs := make([]inject.Input, len(acs))
+	oc := &outcome{entered: map[string]bool{}, summary: map[string]bool{}, candidates: map[string]bool{},
+		decided: make(map[string]admit.Decision, len(acs)), latency: lat}
+	inputs := make([]inject.Input, 0, len(acs))
 	decided := make([]bind.Decided, len(acs))
 	for i, r := range results {
 		m := &acs[i].Memory
 		oc.candidates[m.ID] = true
+		oc.decided[m.ID] = r.Decision
 		oc.decisions++
 		if len(r.Reasons) > 0 {
 			oc.explained++
 		}
-		if r.Decision.Injectable() {
-			oc.entered[m.ID] = true
-			oc.summary[m.ID] = r.Decision == admit.AdmitSummaryOnly
+		if gateScored(&r.Scores) {
+			if oc.fit == nil {
+				oc.fit = make(map[string]float64, len(acs))
+			}
+			oc.fit[m.ID] = r.Scores.GateFit
+			if r.Scores.GateOutOfRange {
+				oc.outOfRange++
+			}
 		}
-		inputs[i] = inject.Input{Memory: *m, Result: r, Score: acs[i].Similarity}
+		if r.Decision.Injectable() {
+			oc.admitted++
+			if limit > 0 && len(oc.entered) >= limit {
+				oc.beyondK++
+			} else {
+				oc.entered[m.ID] = true
+				oc.summary[m.ID] = r.Decision == admit.AdmitSummaryOnly
+				inputs = append(inputs, inject.Input{Memory: *m, Result: r, Score: acs[i].Similarity})
+			}
+		}
 		decided[i] = bind.Decided{MemoryID: m.ID, Text: m.Text, Decision: r.Decision, Constraints: r.Constraints,
 			EffectiveAuthority: r.Scores.EffectiveAuthority, Revoked: m.Revoked}
 	}

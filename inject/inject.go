@@ -61,8 +61,13 @@ type Item struct {
 type Omission struct {
 	MemoryID string         `json:"memoryId"`
 	Decision admit.Decision `json:"decision"`
-	Why      string         `json:"why"` // excluded, rank_down_not_opted_in, rank_down_not_low_risk, budget
+	Why      string         `json:"why"` // excluded, rank_down_not_opted_in, rank_down_not_low_risk, budget, revoked_since_admission
 }
+
+// WhyRevoked is the Omission reason of a memory admitted in the task and
+// revoked or forgotten (or derived from one that was) before the context
+// was built.
+const WhyRevoked = "revoked_since_admission"
 
 // Context is the rendered memory context.
 type Context struct {

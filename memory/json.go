@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -36,17 +38,79 @@ type wire struct {
 	Embedding       []float32 `json:"embedding"`
 }
 
-// UnmarshalJSON decodes a memory from the specification's JSON form. Unknown
-// fields are ignored, so records from other tools import as they are. Type
-// errors, unknown enumeration values and unparseable dates are reported as
-// *FieldError values naming the field. supersededBy is derived by the store
-// and ignored here.
+// field returns a pointer to w's field for the JSON key, or nil for a key
+// the wire form does not have.
+func (w *wire) field(key string) any {
+	switch key {
+	case "id":
+		return &w.ID
+	case "text":
+		return &w.Text
+	case "userId":
+		return &w.UserID
+	case "workspaceId":
+		return &w.WorkspaceID
+	case "projectId":
+		return &w.ProjectID
+	case "domain":
+		return &w.Domain
+	case "sourceAuthority":
+		return &w.SourceAuthority
+	case "kind":
+		return &w.Kind
+	case "classification":
+		return &w.Classification
+	case "createdAt":
+		return &w.CreatedAt
+	case "expiresAt":
+		return &w.ExpiresAt
+	case "revoked":
+		return &w.Revoked
+	case "revokedAt":
+		return &w.RevokedAt
+	case "revokedReason":
+		return &w.RevokedReason
+	case "lineageRefs":
+		return &w.LineageRefs
+	case "supersedes":
+		return &w.Supersedes
+	case "audience":
+		return &w.Audience
+	case "embedding":
+		return &w.Embedding
+	}
+	return nil
+}
+
+// ignoredKey is accepted and ignored: the store derives it, and Export writes
+// it, so an export imports back.
+const ignoredKey = "supersededBy"
+
+// knownKeys are the keys of a memory's JSON form, for suggestions.
+var knownKeys = []string{"id", "text", "userId", "workspaceId", "projectId", "domain",
+	"sourceAuthority", "kind", "classification", "createdAt", "expiresAt", "revoked",
+	"revokedAt", "revokedReason", "lineageRefs", "supersedes", "audience", "embedding", ignoredKey}
+
+// maxKeyErrors bounds the unknown or repeated keys reported for one record.
+const maxKeyErrors = 10
+
+// UnmarshalJSON decodes a memory from the specification's JSON form, strictly:
+// an unknown key (with the closest known key as a suggestion) and a key that
+// appears twice are errors, as are type errors, unknown enumeration values
+// and unparseable or out-of-range dates (see ParseTime); each is a
+// *FieldError naming its key, and every problem is reported, not just the
+// first. Ids and labels are put in NFC form (see Memory.Normalize).
+// supersededBy is derived by the store and ignored here. The memory is not
+// validated: DecodeRecord does that.
+//
+// On error, m still holds what did decode, so that a caller can report the
+// remaining fields' problems too; the error still rejects the record.
 func (m *Memory) UnmarshalJSON(data []byte) error {
 	var w wire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return jsonFieldError(err)
+	errs, err := decodeObject(data, &w)
+	if err != nil {
+		return err
 	}
-	var errs []error
 	out := Memory{
 		ID: w.ID, Text: w.Text, UserID: w.UserID,
 		WorkspaceID: w.WorkspaceID, ProjectID: w.ProjectID, Domain: w.Domain,
@@ -54,7 +118,7 @@ func (m *Memory) UnmarshalJSON(data []byte) error {
 		LineageRefs: w.LineageRefs, Supersedes: w.Supersedes, Audience: w.Audience,
 		Embedding: w.Embedding,
 	}
-	var err error
+	out.Normalize()
 	if out.SourceAuthority, err = ParseAuthority(w.SourceAuthority); err != nil {
 		errs = append(errs, &FieldError{"sourceAuthority", err.Error()})
 	}
@@ -77,26 +141,321 @@ func (m *Memory) UnmarshalJSON(data []byte) error {
 			errs = append(errs, &FieldError{d.field, err.Error()})
 		}
 	}
-	// Keep what did decode, so that a caller can report the remaining
-	// fields' problems too; the error still rejects the record.
 	*m = out
 	return errors.Join(errs...)
 }
 
+// keyIndex numbers knownKeys, for plainKnownKeys.
+var keyIndex = func() map[string]int {
+	m := make(map[string]int, len(knownKeys))
+	for i, k := range knownKeys {
+		m[k] = i
+	}
+	return m
+}()
+
+// decodeObject decodes the JSON object in data into w. A syntax error, or
+// data that is not an object, is returned as err. Unknown keys, repeated keys
+// and type errors are returned as errs, one *FieldError each.
+func decodeObject(data []byte, w *wire) (errs []error, err error) {
+	// Fast path for the usual record: every key known, once, unescaped.
+	// encoding/json then decodes exactly what the keys say.
+	if plainKnownKeys(data) {
+		if json.Unmarshal(data, w) == nil {
+			return nil, nil
+		}
+		*w = wire{}
+	}
+	return decodeKeyByKey(data, w)
+}
+
+// decodeKeyByKey is decodeObject's slow path: it decodes each key's value on
+// its own, so that every problem is reported.
+func decodeKeyByKey(data []byte, w *wire) (errs []error, err error) {
+	if !json.Valid(data) { // let encoding/json say where
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, jsonFieldError(err)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonFieldError(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("record must be a JSON object, got JSON %s", jsonTokenKind(tok))
+	}
+	seen := make(map[string]bool, len(knownKeys))
+	repeated := map[string]bool{}
+	badKeys := 0
+	keyErr := func(key, problem string) {
+		if badKeys++; badKeys <= maxKeyErrors {
+			errs = append(errs, &FieldError{Field: displayKey(key), Problem: problem})
+		}
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, jsonFieldError(err)
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, jsonFieldError(err)
+		}
+		dst := w.field(key)
+		switch {
+		case seen[key]:
+			if (dst != nil || key == ignoredKey) && !repeated[key] {
+				repeated[key] = true
+				keyErr(key, "repeated key (each key may appear once)")
+			} // each problem key is reported once
+		case dst == nil && key != ignoredKey:
+			seen[key] = true
+			keyErr(key, "unknown key"+suggestKey(key))
+		default:
+			seen[key] = true
+			if dst == nil {
+				continue
+			}
+			if err := json.Unmarshal(raw, dst); err != nil {
+				errs = append(errs, typeError(key, err))
+			}
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, jsonFieldError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid JSON: data after the record's closing brace")
+	}
+	if badKeys > maxKeyErrors {
+		errs = append(errs, &FieldError{Field: "record", Problem: fmt.Sprintf("has %d more unknown or repeated keys", badKeys-maxKeyErrors)})
+	}
+	return errs, nil
+}
+
+// plainKnownKeys reports whether data is one JSON object whose keys are all
+// known, each once, written without escapes. It does not validate values
+// (encoding/json does); false only means "decode key by key".
+func plainKnownKeys(data []byte) bool {
+	var seen uint64
+	i := skipSpace(data, 0)
+	if i == len(data) || data[i] != '{' {
+		return false
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return skipSpace(data, i+1) == len(data)
+	}
+	for {
+		if i == len(data) || data[i] != '"' {
+			return false
+		}
+		j := i + 1
+		for j < len(data) && data[j] != '"' {
+			if data[j] == '\\' {
+				return false
+			}
+			j++
+		}
+		if j == len(data) {
+			return false
+		}
+		k, ok := keyIndex[string(data[i+1:j])]
+		if !ok || seen&(1<<k) != 0 {
+			return false
+		}
+		seen |= 1 << k
+		i = skipSpace(data, j+1)
+		if i == len(data) || data[i] != ':' {
+			return false
+		}
+		if i, ok = skipValue(data, skipSpace(data, i+1)); !ok {
+			return false
+		}
+		i = skipSpace(data, i)
+		switch {
+		case i == len(data):
+			return false
+		case data[i] == ',':
+			i = skipSpace(data, i+1)
+		case data[i] == '}':
+			return skipSpace(data, i+1) == len(data)
+		default:
+			return false
+		}
+	}
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the offset just past the JSON value starting at i.
+func skipValue(data []byte, i int) (int, bool) {
+	depth := 0
+	for i < len(data) {
+		c := data[i]
+		switch c {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(data) {
+				return i, false
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			if depth == 0 {
+				return i, true
+			}
+			depth--
+			i++
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i, true
+			}
+			i++
+		default:
+			i++
+		}
+		if depth == 0 && (c == '"' || c == '}' || c == ']') {
+			return i, true
+		}
+	}
+	return i, depth == 0
+}
+
+// typeError names the key of a value of the wrong JSON type.
+func typeError(key string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return &FieldError{Field: key, Problem: fmt.Sprintf("expected %s, got JSON %s", jsonKind(te.Type.String()), te.Value)}
+	}
+	return &FieldError{Field: key, Problem: err.Error()}
+}
+
+// jsonTokenKind names the JSON type of a value's first token.
+func jsonTokenKind(tok json.Token) string {
+	switch tok.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "bool"
+	case float64, json.Number:
+		return "number"
+	case string:
+		return "string"
+	case json.Delim:
+		return "array"
+	}
+	return fmt.Sprintf("%T", tok)
+}
+
+// displayKey renders a key for an error message: as it is when it is short
+// and plainly printable, else quoted with escapes and cut to 64 bytes, so a
+// hostile key cannot hide in or rewrite the message.
+func displayKey(key string) string {
+	plain := key != "" && len(key) <= 64
+	for _, r := range key {
+		if !plain {
+			break
+		}
+		plain = unicode.IsPrint(r) && r != ' ' && r != '"' && r != '\\'
+	}
+	if plain {
+		return key
+	}
+	if len(key) > 64 {
+		cut := 64
+		for cut > 0 && !utf8.RuneStart(key[cut]) {
+			cut--
+		}
+		return strconv.Quote(key[:cut]) + "…"
+	}
+	return strconv.Quote(key)
+}
+
+// suggestKey returns ` (did you mean "K"?)` for the known key K closest to
+// key: equal but for case, or at most 2 edits away (1 for short keys).
+func suggestKey(key string) string {
+	if len(key) > 64 {
+		return ""
+	}
+	best, bestDist := "", 3
+	for _, k := range knownKeys {
+		if strings.EqualFold(k, key) {
+			best = k
+			break
+		}
+		limit := 2
+		if len(k) <= 4 {
+			limit = 1
+		}
+		if d := editDistance(strings.ToLower(key), strings.ToLower(k)); d <= limit && d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
 // ParseTime parses a timestamp as RFC 3339 (with or without fractional
 // seconds) or as a plain date (2006-01-02, midnight UTC). The empty string
-// yields the zero time. Results are in UTC.
+// yields the zero time, which means absent. Results are in UTC. A time
+// outside MinTime to MaxTime is an error, and so is the zero time written out
+// (0001-01-01, 0001-01-01T00:00:00Z), which is not a date.
 func ParseTime(s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
 	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UTC(), nil
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		if t, err = time.Parse(time.DateOnly, s); err != nil {
+			return time.Time{}, fmt.Errorf("cannot parse %q as a date (want RFC 3339 such as 2026-06-11T10:00:00Z, or 2026-06-11)", s)
+		}
 	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
+	t = t.UTC()
+	if t.IsZero() {
+		return time.Time{}, fmt.Errorf("%s is the zero time, not a date; leave the date out instead", t.Format(time.RFC3339))
 	}
-	return time.Time{}, fmt.Errorf("cannot parse %q as a date (want RFC 3339 such as 2026-06-11T10:00:00Z, or 2026-06-11)", s)
+	if err := checkTimeRange(t); err != nil {
+		return time.Time{}, err
+	}
+	return t, nil
 }
 
 // jsonFieldError turns encoding/json's errors into ones that name the field
@@ -197,20 +556,22 @@ func (d *Decoder) Next() (Memory, int, error) {
 
 // DecodeRecord decodes and validates one memory from its JSON object. Unlike
 // encoding/json, it rejects invalid UTF-8 instead of silently replacing it,
-// since a changed byte in a memory would be stored as fact.
+// since a changed byte in a memory would be stored as fact, and it rejects
+// unknown and repeated keys (see Memory.UnmarshalJSON). Ids come back in NFC
+// form.
 func DecodeRecord(raw []byte) (Memory, error) {
 	if !utf8.Valid(raw) {
 		return Memory{}, errors.New("record is not valid UTF-8")
 	}
 	var m Memory
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := m.UnmarshalJSON(raw); err != nil { // json.Unmarshal would scan raw once more
 		var se *json.SyntaxError
 		var fe *FieldError
 		switch {
 		case errors.As(err, &se):
 			return Memory{}, jsonFieldError(err)
-		case errors.As(err, &fe): // bad enum or date: report the other fields' problems too
-			return Memory{}, errors.Join(err, m.Validate())
+		case errors.As(err, &fe): // bad key, type, enum or date: report the other fields' problems too
+			return Memory{}, errors.Join(err, validateOthers(&m, err))
 		}
 		return Memory{}, err
 	}
@@ -218,6 +579,44 @@ func DecodeRecord(raw []byte) (Memory, error) {
 		return Memory{}, err
 	}
 	return m, nil
+}
+
+// validateOthers validates m but leaves out problems with the fields that
+// decodeErr already reports: a field that did not decode is empty, and "is
+// required" would only repeat the real problem.
+func validateOthers(m *Memory, decodeErr error) error {
+	failed := map[string]bool{}
+	for _, e := range flatten(decodeErr) {
+		if fe, ok := e.(*FieldError); ok {
+			failed[fe.Field] = true
+		}
+	}
+	var keep []error
+	for _, e := range flatten(m.Validate()) {
+		if fe, ok := e.(*FieldError); ok {
+			base, _, _ := strings.Cut(fe.Field, "[")
+			if failed[base] {
+				continue
+			}
+		}
+		keep = append(keep, e)
+	}
+	return errors.Join(keep...)
+}
+
+// flatten lists the errors joined in err.
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }
 
 // Encoder writes memories as JSON Lines in the form Decoder reads.

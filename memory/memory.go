@@ -4,10 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/memgate/memgate/internal/termsafe"
 )
 
 // Limits on a memory's fields. They keep one bad record from exhausting memory
@@ -22,6 +27,40 @@ const (
 	// MaxEmbeddingDim bounds a caller-supplied embedding.
 	MaxEmbeddingDim = 8192
 )
+
+// MinTime and MaxTime bound every timestamp of a memory (createdAt,
+// expiresAt, revokedAt) and of an admission context. Stores keep times as
+// nanoseconds since 1970 in a signed 64-bit integer, which holds 1677-09-21
+// to 2262-04-11; the bounds are whole days inside that. Do not modify them.
+var (
+	MinTime = time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC)
+	MaxTime = time.Date(2261, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// CheckTime reports whether t can be stored: the zero time (absent) or a time
+// from MinTime to MaxTime. field names t in the error.
+func CheckTime(field string, t time.Time) error {
+	if t.IsZero() {
+		return nil
+	}
+	if err := checkTimeRange(t); err != nil {
+		return &FieldError{Field: field, Problem: err.Error()}
+	}
+	return nil
+}
+
+func checkTimeRange(t time.Time) error {
+	const day = "2006-01-02"
+	switch {
+	case t.Before(MinTime):
+		return fmt.Errorf("%s is before %s, the earliest date memgate can store",
+			t.UTC().Format(time.RFC3339Nano), MinTime.Format(day))
+	case t.After(MaxTime):
+		return fmt.Errorf("%s is after %s, the latest date memgate can store (leave the date out to mean \"never\")",
+			t.UTC().Format(time.RFC3339Nano), MaxTime.Format(day))
+	}
+	return nil
+}
 
 // Memory is one long-term memory with its trust metadata. Field names and
 // meanings follow the memgate specification's data model.
@@ -95,6 +134,10 @@ func fieldErr(field, format string, args ...any) error {
 // Validate checks every field against the data model and the limits above and
 // returns all problems found, each a *FieldError naming its field. An empty ID
 // and a zero CreatedAt are allowed: the store fills them in on add.
+//
+// Validate does not change m. Ids and labels must already be in Unicode NFC
+// form: call Normalize first on a memory from outside (the JSON decoder
+// does).
 func (m *Memory) Validate() error {
 	var errs []error
 	add := func(err error) {
@@ -103,28 +146,24 @@ func (m *Memory) Validate() error {
 		}
 	}
 	if m.ID != "" {
-		add(checkID("id", m.ID))
+		add(CheckID("id", m.ID))
 	}
-	switch {
-	case strings.TrimSpace(m.Text) == "":
-		add(fieldErr("text", "must not be empty"))
-	case len(m.Text) > MaxTextBytes:
-		add(fieldErr("text", "is %d bytes; the limit is %d", len(m.Text), MaxTextBytes))
-	case !utf8.ValidString(m.Text):
-		add(fieldErr("text", "is not valid UTF-8"))
-	}
+	add(CheckText("text", m.Text))
 	if m.UserID == "" {
 		add(fieldErr("userId", "is required"))
 	} else {
-		add(checkID("userId", m.UserID))
+		add(CheckID("userId", m.UserID))
 	}
-	add(checkLabel("workspaceId", m.WorkspaceID))
-	add(checkLabel("projectId", m.ProjectID))
-	add(checkLabel("domain", m.Domain))
+	add(CheckLabel("workspaceId", m.WorkspaceID))
+	add(CheckLabel("projectId", m.ProjectID))
+	add(CheckLabel("domain", m.Domain))
 	add(checkEnum("sourceAuthority", m.SourceAuthority, Authorities))
 	add(checkEnum("kind", m.Kind, Kinds))
 	add(checkEnum("classification", m.Classification, Classifications))
 
+	add(CheckTime("createdAt", m.CreatedAt))
+	add(CheckTime("expiresAt", m.ExpiresAt))
+	add(CheckTime("revokedAt", m.RevokedAt))
 	if !m.ExpiresAt.IsZero() && !m.CreatedAt.IsZero() && !m.ExpiresAt.After(m.CreatedAt) {
 		add(fieldErr("expiresAt", "%s is not after createdAt %s",
 			m.ExpiresAt.Format(time.RFC3339), m.CreatedAt.Format(time.RFC3339)))
@@ -142,38 +181,115 @@ func (m *Memory) Validate() error {
 	return errors.Join(errs...)
 }
 
-func checkID(field, s string) error {
+// NormalizeID returns s in Unicode NFC form, the form ids and labels are
+// compared and stored in, so that "josé" typed with a combining accent and
+// "josé" typed with a precomposed é are the same user.
+func NormalizeID(s string) string {
+	if norm.NFC.IsNormalString(s) {
+		return s
+	}
+	return norm.NFC.String(s)
+}
+
+// Normalize puts m's ids and labels (id, userId, workspaceId, projectId,
+// domain, lineageRefs, supersedes, audience) in NFC form. The text is kept
+// as written. Slices are copied before they are changed, never written
+// through. Call it on every memory from outside before Validate.
+func (m *Memory) Normalize() {
+	m.ID, m.UserID = NormalizeID(m.ID), NormalizeID(m.UserID)
+	m.WorkspaceID, m.ProjectID, m.Domain = NormalizeID(m.WorkspaceID), NormalizeID(m.ProjectID), NormalizeID(m.Domain)
+	m.LineageRefs = NormalizeIDs(m.LineageRefs)
+	m.Supersedes = NormalizeIDs(m.Supersedes)
+	m.Audience = NormalizeIDs(m.Audience)
+}
+
+// NormalizeIDs returns ids with each entry in NFC form: ids itself when no
+// entry changes, else a new slice, so a caller's slice is never modified.
+func NormalizeIDs(ids []string) []string {
+	for i, s := range ids {
+		if n := NormalizeID(s); n != s {
+			out := slices.Clone(ids)
+			out[i] = n
+			for j := i + 1; j < len(out); j++ {
+				out[j] = NormalizeID(out[j])
+			}
+			return out
+		}
+	}
+	return ids
+}
+
+// CheckID reports whether s can be an id: a memory id, user id, principal
+// id, role, audience entry or task id. It must be at most MaxIDBytes of valid
+// UTF-8 in NFC form (see NormalizeID) with no whitespace, no control or
+// invisible character (zero-width characters, bidi controls, variation
+// selectors, …; see termsafe.Invisible), no private-use or unassigned code
+// point and no U+FFFD. An empty s is not checked: callers that require an id
+// say so. field names s in the error, which gives the first offending
+// character as U+XXXX and its byte offset, never the raw character.
+func CheckID(field, s string) error { return checkChars(field, s, false) }
+
+// CheckLabel is CheckID for scope labels (workspaceId, projectId, domain),
+// which may also contain plain spaces (U+0020) between words, though not at
+// either end.
+func CheckLabel(field, s string) error { return checkChars(field, s, true) }
+
+func checkChars(field, s string, spaces bool) error {
+	if s == "" {
+		return nil
+	}
 	if len(s) > MaxIDBytes {
 		return fieldErr(field, "is %d bytes; the limit is %d", len(s), MaxIDBytes)
 	}
 	if !utf8.ValidString(s) {
 		return fieldErr(field, "is not valid UTF-8")
 	}
-	for _, r := range s {
-		if unicode.IsSpace(r) || unicode.IsControl(r) {
-			return fieldErr(field, "%q contains whitespace or a control character", s)
+	for i, r := range s {
+		switch {
+		case r == ' ' && !spaces:
+			return fieldErr(field, "contains a space at byte %d", i)
+		case r == ' ':
+		case unicode.IsSpace(r):
+			return fieldErr(field, "contains whitespace %U at byte %d", r, i)
+		case termsafe.Invisible(r):
+			return fieldErr(field, "contains an invisible or control character %U at byte %d", r, i)
+		case r == utf8.RuneError:
+			return fieldErr(field, "contains U+FFFD, the replacement character left by a decoding error, at byte %d", i)
+		case unicode.Is(unicode.Co, r) || !assigned(r):
+			return fieldErr(field, "contains a private-use or unassigned character %U at byte %d", r, i)
 		}
+	}
+	if spaces && strings.TrimSpace(s) != s {
+		return fieldErr(field, "has leading or trailing whitespace")
+	}
+	if !norm.NFC.IsNormalString(s) {
+		return fieldErr(field, "is not in Unicode NFC form (normalize ids before validating them)")
 	}
 	return nil
 }
 
-func checkLabel(field, s string) error {
-	if s == "" {
-		return nil
-	}
-	if strings.TrimSpace(s) != s {
-		return fieldErr(field, "%q has leading or trailing whitespace", s)
-	}
-	if len(s) > MaxIDBytes {
-		return fieldErr(field, "is %d bytes; the limit is %d", len(s), MaxIDBytes)
-	}
-	if !utf8.ValidString(s) {
+// assigned reports whether r is an assigned character (any general category
+// but Cn) in the Unicode tables Go was built with.
+func assigned(r rune) bool {
+	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z,
+		unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs)
+}
+
+// CheckText reports whether s can be a memory's text (or a query): not
+// empty or whitespace only, at most MaxTextBytes of valid UTF-8, and with at
+// least one visible character (not only control or invisible format
+// characters, see termsafe.HasVisible). Inside visible text any character is
+// allowed. field names s in the error.
+func CheckText(field, s string) error {
+	switch {
+	case strings.TrimSpace(s) == "":
+		return fieldErr(field, "must not be empty")
+	case len(s) > MaxTextBytes:
+		return fieldErr(field, "is %d bytes; the limit is %d", len(s), MaxTextBytes)
+	case !utf8.ValidString(s):
 		return fieldErr(field, "is not valid UTF-8")
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			return fieldErr(field, "%q contains a control character", s)
-		}
+	case !termsafe.HasVisible(s):
+		return fieldErr(field, "has no visible characters (only whitespace, control or invisible format characters)")
 	}
 	return nil
 }
@@ -195,7 +311,7 @@ func checkRefs(field, self string, refs []string) error {
 		if ref == "" {
 			return fieldErr(name, "is empty")
 		}
-		if err := checkID(name, ref); err != nil {
+		if err := CheckID(name, ref); err != nil {
 			return err
 		}
 		if self != "" && ref == self {
@@ -218,7 +334,7 @@ func checkAudience(aud []string) error {
 		if a == "" || a == "role:" {
 			return fieldErr(name, "is empty (want a principal id or role:NAME)")
 		}
-		if err := checkID(name, a); err != nil {
+		if err := CheckID(name, a); err != nil {
 			return err
 		}
 	}
@@ -256,6 +372,25 @@ type Filter struct {
 	WorkspaceID string `json:"workspaceId,omitempty"`
 	ProjectID   string `json:"projectId,omitempty"`
 	Domain      string `json:"domain,omitempty"`
+}
+
+// Normalize puts the filter's ids in NFC form, as Memory.Normalize does for
+// a memory, so that a filter from outside matches the memories it names.
+func (f *Filter) Normalize() {
+	f.UserID, f.WorkspaceID = NormalizeID(f.UserID), NormalizeID(f.WorkspaceID)
+	f.ProjectID, f.Domain = NormalizeID(f.ProjectID), NormalizeID(f.Domain)
+}
+
+// Validate checks the filter's ids as Memory.Validate checks a memory's
+// (CheckID for userId, CheckLabel for the others) and returns every problem,
+// each a *FieldError. It does not require UserID: callers that scope a
+// search do. Call Normalize first.
+func (f Filter) Validate() error {
+	return errors.Join(
+		CheckID("userId", f.UserID),
+		CheckLabel("workspaceId", f.WorkspaceID),
+		CheckLabel("projectId", f.ProjectID),
+		CheckLabel("domain", f.Domain))
 }
 
 // Matches reports whether m falls inside the filter's scope.

@@ -98,7 +98,7 @@ func TestDecodeRecord(t *testing.T) {
 	tests := []struct {
 		name, in, errHas string
 	}{
-		{"full", `{"id":"m1","text":"Blood test on Friday","userId":"u1","domain":"health","sourceAuthority":"user_confirmed","kind":"event","classification":"restricted","createdAt":"2026-05-01T09:00:00Z","expiresAt":"2026-06-01","lineageRefs":["m0"],"audience":["role:family"],"someOtherTool":42}`, ""},
+		{"full", `{"id":"m1","text":"Blood test on Friday","userId":"u1","domain":"health","sourceAuthority":"user_confirmed","kind":"event","classification":"restricted","createdAt":"2026-05-01T09:00:00Z","expiresAt":"2026-06-01","lineageRefs":["m0"],"audience":["role:family"]}`, ""},
 		{"bad date", `{"text":"t","userId":"u","createdAt":"yesterday"}`, `createdAt: cannot parse "yesterday"`},
 		{"wrong type", `{"text":"t","userId":7}`, "userId: expected a string, got JSON number"},
 		{"wrong array type", `{"text":"t","userId":"u","lineageRefs":"m1"}`, "lineageRefs: expected an array, got JSON string"},

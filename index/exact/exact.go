@@ -8,13 +8,15 @@
 // dot-product kernel. Exact search is the right choice up to tens of
 // thousands of memories per user; a filtered ANN index can replace it behind
 // the same interface for larger tenants. The index holds no state of its own:
-// it is rebuilt from the store when an engine opens.
+// an engine fills each user's partition from the store on that user's first
+// search (ReplaceUser), then keeps it in step with every write.
 package exact
 
 import (
 	"cmp"
 	"context"
 	"fmt"
+	"iter"
 	"slices"
 	"sync"
 
@@ -85,9 +87,14 @@ func (s *shard) lookup(label string) uint32 {
 	return ^uint32(0)
 }
 
-// Upsert adds entries, replacing any with the same id and user. Every vector
-// must have the index's dimension; on error nothing is changed.
-func (x *Index) Upsert(entries ...retrieve.Entry) error {
+// newShard returns an empty shard with room for n rows of dimension dim.
+func newShard(n, dim int) *shard {
+	return &shard{ids: make([]string, 0, n), vecs: make([]float32, 0, n*dim), scopes: make([][3]uint32, 0, n),
+		pos: make(map[string]int, n), labels: make(map[string]uint32)}
+}
+
+// check refuses entries the index cannot hold.
+func (x *Index) check(entries []retrieve.Entry) error {
 	for _, e := range entries {
 		if len(e.Vector) != x.dim {
 			return fmt.Errorf("exact index: memory %s: vector has dimension %d, index has %d", e.ID, len(e.Vector), x.dim)
@@ -96,26 +103,79 @@ func (x *Index) Upsert(entries ...retrieve.Entry) error {
 			return fmt.Errorf("exact index: memory %s has no userId", e.ID)
 		}
 	}
+	return nil
+}
+
+// Upsert adds entries, replacing any with the same id and user. Every vector
+// must have the index's dimension; on error nothing is changed.
+func (x *Index) Upsert(entries ...retrieve.Entry) error {
+	if err := x.check(entries); err != nil {
+		return err
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, e := range entries {
 		s := x.users[e.UserID]
 		if s == nil {
-			s = &shard{pos: make(map[string]int), labels: make(map[string]uint32)}
+			s = newShard(0, x.dim)
 			x.users[e.UserID] = s
 		}
-		sc := [3]uint32{s.intern(e.WorkspaceID), s.intern(e.ProjectID), s.intern(e.Domain)}
-		if _, ok := s.pos[e.ID]; ok {
-			x.removeLocked(s, e.ID)
-		}
-		s.pos[e.ID] = len(s.ids)
-		s.ids = append(s.ids, e.ID)
-		s.vecs = append(s.vecs, e.Vector...)
-		s.scopes = append(s.scopes, sc)
-		s.lex.add(int32(len(s.ids)-1), e.Text)
-		x.n++
+		x.n += s.upsert(e, x.dim)
 	}
 	return nil
+}
+
+// ReplaceUser sets the entries of one user to those entries yields,
+// dropping any the user had. The new partition is built before the index is
+// locked, as entries arrive, so searches of other users go on meanwhile and
+// the entries need not all be in memory at once; this is how an engine loads
+// a user on first use. Every entry must belong to userID and have the
+// index's dimension, and a later entry with the id of an earlier one replaces
+// it. sizeHint is about how many entries to expect (0 if unknown): room for
+// them is allocated at once. If entries yields an error, or an entry is
+// refused, ReplaceUser returns that error and changes nothing.
+func (x *Index) ReplaceUser(userID string, sizeHint int, entries iter.Seq2[retrieve.Entry, error]) error {
+	s := newShard(max(sizeHint, 0), x.dim)
+	for e, err := range entries {
+		if err != nil {
+			return err
+		}
+		if err := x.check([]retrieve.Entry{e}); err != nil {
+			return err
+		}
+		if e.UserID != userID {
+			return fmt.Errorf("exact index: memory %s belongs to user %s, not %s", e.ID, e.UserID, userID)
+		}
+		s.upsert(e, x.dim)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if old := x.users[userID]; old != nil {
+		x.n -= len(old.ids)
+	}
+	if len(s.ids) == 0 {
+		delete(x.users, userID)
+		return nil
+	}
+	x.users[userID] = s
+	x.n += len(s.ids)
+	return nil
+}
+
+// upsert adds or replaces one entry and returns how many rows were added.
+func (s *shard) upsert(e retrieve.Entry, dim int) int {
+	added := 1
+	if _, ok := s.pos[e.ID]; ok {
+		s.remove(e.ID, dim)
+		added = 0
+	}
+	sc := [3]uint32{s.intern(e.WorkspaceID), s.intern(e.ProjectID), s.intern(e.Domain)}
+	s.pos[e.ID] = len(s.ids)
+	s.ids = append(s.ids, e.ID)
+	s.vecs = append(s.vecs, e.Vector...)
+	s.scopes = append(s.scopes, sc)
+	s.lex.add(int32(len(s.ids)-1), e.Text)
+	return added
 }
 
 // Remove deletes the given ids of one user; unknown ids are ignored.
@@ -127,32 +187,35 @@ func (x *Index) Remove(userID string, ids ...string) {
 		return
 	}
 	for _, id := range ids {
-		x.removeLocked(s, id)
+		if s.remove(id, x.dim) {
+			x.n--
+		}
 	}
 	if len(s.ids) == 0 {
 		delete(x.users, userID)
 	}
 }
 
-// removeLocked deletes one id from s by moving the last row into its place.
-func (x *Index) removeLocked(s *shard, id string) {
+// remove deletes one id by moving the last row into its place, and reports
+// whether it was there.
+func (s *shard) remove(id string, dim int) bool {
 	i, ok := s.pos[id]
 	if !ok {
-		return
+		return false
 	}
 	last := len(s.ids) - 1
 	s.lex.remove(int32(i), int32(last))
 	if i != last {
 		s.ids[i] = s.ids[last]
-		copy(s.vecs[i*x.dim:(i+1)*x.dim], s.vecs[last*x.dim:])
+		copy(s.vecs[i*dim:(i+1)*dim], s.vecs[last*dim:])
 		s.scopes[i] = s.scopes[last]
 		s.pos[s.ids[i]] = i
 	}
 	s.ids = s.ids[:last]
-	s.vecs = s.vecs[:last*x.dim]
+	s.vecs = s.vecs[:last*dim]
 	s.scopes = s.scopes[:last]
 	delete(s.pos, id)
-	x.n--
+	return true
 }
 
 // Similarity returns the cosine similarity between q and one stored memory,

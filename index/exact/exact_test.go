@@ -2,10 +2,13 @@ package exact
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/memgate/memgate/embed"
@@ -184,5 +187,130 @@ func BenchmarkSearch20k(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestReplaceUser sets one user's partition at once, as an engine does when
+// it loads a user, and must leave the index exactly as the same entries
+// upserted one by one would.
+func TestReplaceUser(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 4))
+	const dim = 8
+	entry := func(id, user, project, text string) retrieve.Entry {
+		return retrieve.Entry{ID: id, UserID: user, ProjectID: project, Text: text, Vector: randVec(r, dim)}
+	}
+	other := []retrieve.Entry{entry("o1", "other", "", "other user's deploy note"), entry("o2", "other", "p1", "other deploy")}
+	tests := []struct {
+		name    string
+		before  []retrieve.Entry // upserted first
+		entries []retrieve.Entry
+		wantErr string
+		want    []string // the user's ids afterwards, sorted
+	}{
+		{"load into nothing", nil, []retrieve.Entry{entry("a", "u", "p1", "deploy friday"), entry("b", "u", "", "deploy notes")}, "", []string{"a", "b"}},
+		{"replaces what was there", []retrieve.Entry{entry("stale", "u", "", "stale deploy")}, []retrieve.Entry{entry("a", "u", "", "deploy")}, "", []string{"a"}},
+		{"empty drops the user", []retrieve.Entry{entry("stale", "u", "", "stale deploy")}, nil, "", nil},
+		{"a repeated id keeps the later entry", nil, []retrieve.Entry{entry("a", "u", "p1", "first deploy"), entry("a", "u", "p2", "second deploy")}, "", []string{"a"}},
+		{"another user's entry", []retrieve.Entry{entry("keep", "u", "", "deploy")}, []retrieve.Entry{entry("a", "u", "", "x"), entry("o3", "other", "", "x")}, "belongs to user other", []string{"keep"}},
+		{"wrong dimension", []retrieve.Entry{entry("keep", "u", "", "deploy")}, []retrieve.Entry{{ID: "bad", UserID: "u", Vector: []float32{1}}}, "dimension", []string{"keep"}},
+		{"the entries fail", []retrieve.Entry{entry("keep", "u", "", "deploy")}, []retrieve.Entry{entry("a", "u", "", "x"), {ID: "fail"}}, "read failed", []string{"keep"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := New(dim)
+			if err := x.Upsert(append(slices.Clone(other), tt.before...)...); err != nil {
+				t.Fatal(err)
+			}
+			err := x.ReplaceUser("u", len(tt.entries), seqOf(tt.entries))
+			if (err == nil) != (tt.wantErr == "") || err != nil && !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("ReplaceUser = %v, want error %q", err, tt.wantErr)
+			}
+			q := randVec(r, dim)
+			hits, _ := x.Search(ctx, memory.Filter{UserID: "u"}, q, 100)
+			var got []string
+			for _, h := range hits {
+				got = append(got, h.ID)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("user's ids = %v, want %v", got, tt.want)
+			}
+			if x.Len() != len(other)+len(tt.want) {
+				t.Fatalf("Len = %d, want %d", x.Len(), len(other)+len(tt.want))
+			}
+			if lex, _ := x.Lexical(ctx, memory.Filter{UserID: "u"}, "deploy", 100); len(lex) > len(tt.want) {
+				t.Fatalf("lexical finds %d of %d", len(lex), len(tt.want))
+			}
+			// The other user is untouched.
+			if hits, _ := x.Search(ctx, memory.Filter{UserID: "other"}, q, 100); len(hits) != len(other) {
+				t.Fatalf("other user has %d entries", len(hits))
+			}
+			if tt.name == "a repeated id keeps the later entry" {
+				if hits, _ := x.Search(ctx, memory.Filter{UserID: "u", ProjectID: "p1"}, q, 10); len(hits) != 0 {
+					t.Fatalf("the earlier entry's scope survived: %v", hits)
+				}
+			}
+		})
+	}
+}
+
+// seqOf yields entries, and an error in place of an entry with the id "fail".
+func seqOf(entries []retrieve.Entry) iter.Seq2[retrieve.Entry, error] {
+	return func(yield func(retrieve.Entry, error) bool) {
+		for _, e := range entries {
+			if e.ID == "fail" {
+				yield(retrieve.Entry{}, errors.New("read failed"))
+				return
+			}
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+}
+
+// TestReplaceUserWhileSearching loads users while others are searched (run
+// with -race).
+func TestReplaceUserWhileSearching(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(5, 6))
+	const dim = 16
+	x := New(dim)
+	var base []retrieve.Entry
+	for i := range 200 {
+		base = append(base, retrieve.Entry{ID: fmt.Sprintf("s%d", i), UserID: "searched", Text: "quarterly report", Vector: randVec(r, dim)})
+	}
+	if err := x.Upsert(base...); err != nil {
+		t.Fatal(err)
+	}
+	loads := make([][]retrieve.Entry, 8)
+	for u := range loads {
+		for i := range 300 {
+			loads[u] = append(loads[u], retrieve.Entry{ID: fmt.Sprintf("l%d-%d", u, i), UserID: fmt.Sprintf("loaded%d", u), Text: "report", Vector: randVec(r, dim)})
+		}
+	}
+	q := randVec(r, dim)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for u, es := range loads {
+			if err := x.ReplaceUser(fmt.Sprintf("loaded%d", u), 0, seqOf(es)); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			if x.Len() != 200+8*300 {
+				t.Fatalf("Len = %d", x.Len())
+			}
+			return
+		default:
+		}
+		if hits, err := x.Search(ctx, memory.Filter{UserID: "searched"}, q, 10); err != nil || len(hits) != 10 {
+			t.Fatalf("search during loads: %d hits, %v", len(hits), err)
+		}
 	}
 }

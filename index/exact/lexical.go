@@ -31,6 +31,12 @@ type lexical struct {
 	docTerms [][]uint32  // by row: the distinct term ids of the row
 	docLen   []int32
 	totalLen int64
+
+	// Scratch space for add, which always runs with the shard to itself:
+	// the term counts of one text, and a block the rows' term lists are
+	// carved from, so that loading many rows does not allocate per row.
+	counts    map[string]int
+	termBlock []uint32
 }
 
 // analyze returns the distinct content terms of text and their counts.
@@ -38,6 +44,12 @@ type lexical struct {
 // BM25 weight, so indexing them would only slow queries down.
 func analyze(text string) (map[string]int, int) {
 	counts := map[string]int{}
+	return counts, analyzeInto(counts, text)
+}
+
+// analyzeInto adds the content terms of text to counts and returns how many
+// it added.
+func analyzeInto(counts map[string]int, text string) int {
 	n := 0
 	for tok := range embed.Tokens(text) {
 		if embed.IsStopword(tok) {
@@ -46,15 +58,24 @@ func analyze(text string) (map[string]int, int) {
 		counts[tok]++
 		n++
 	}
-	return counts, n
+	return n
 }
 
 func (l *lexical) add(row int32, text string) {
 	if l.termIDs == nil {
 		l.termIDs = map[string]uint32{}
 	}
-	counts, n := analyze(text)
-	terms := make([]uint32, 0, len(counts))
+	if l.counts == nil {
+		l.counts = map[string]int{}
+	}
+	counts := l.counts
+	clear(counts)
+	n := analyzeInto(counts, text)
+	if len(l.termBlock) < len(counts) {
+		l.termBlock = make([]uint32, max(4096, len(counts)))
+	}
+	terms := l.termBlock[:0:len(counts)]
+	l.termBlock = l.termBlock[len(counts):]
 	for tok, c := range counts {
 		id, ok := l.termIDs[tok]
 		if !ok {

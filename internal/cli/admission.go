@@ -17,7 +17,10 @@ import (
 	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/bind"
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/inject"
+	"github.com/memgate/memgate/internal/termsafe"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
 	"github.com/memgate/memgate/store/sqlite"
@@ -43,15 +46,30 @@ func (f *taskFlags) bind(cmd *cobra.Command) {
 	fl.StringVar(&f.domain, "domain", "", "the task's domain, e.g. work, family, health, finance")
 }
 
+// context builds the admission context from the flags. Every problem is a
+// usage error naming its flag, found before any store is opened.
 func (f *taskFlags) context() (admit.Context, error) {
 	if f.user == "" {
 		return admit.Context{}, usageError{errors.New("--user is required")}
+	}
+	var errs []string
+	if _, err := admit.ParseIntent(f.intent); err != nil {
+		errs = append(errs, "--intent: "+err.Error())
+	}
+	if _, err := admit.ParseToolRisk(f.risk); err != nil {
+		errs = append(errs, "--tool-risk: "+err.Error())
+	}
+	if _, err := memory.ParseAuthority(f.required); err != nil {
+		errs = append(errs, "--required-authority: "+err.Error())
+	}
+	if len(errs) > 0 {
+		return admit.Context{}, usageError{errors.New(strings.Join(errs, "; "))}
 	}
 	c := admit.Context{TaskID: f.task, Principal: admit.Principal{ID: f.principal, Roles: f.roles}, UserID: f.user,
 		WorkspaceID: f.workspace, ProjectID: f.project, Domain: f.domain,
 		Intent: admit.Intent(f.intent), ToolRisk: admit.ToolRisk(f.risk), RequiredAuthority: memory.Authority(f.required)}
 	if err := c.Validate(); err != nil {
-		return c, usageError{err}
+		return c, usageError{contextFlagError(err)}
 	}
 	if c.TaskID == "" {
 		c.TaskID = "cli-" + strconv.FormatInt(time.Now().UnixNano(), 36)
@@ -75,6 +93,7 @@ each, whether it may enter the model's context: admit, admit_summary_only,
 rank_down, quarantine or deny, with the reasons and constraints. The task is
 described by --intent, --tool-risk and its scope (--workspace, --project,
 --domain). With --context, also print the context a model would receive.`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if q.Text == "" {
 				q.Text = strings.Join(args, " ")
@@ -83,8 +102,17 @@ described by --intent, --tool-risk and its scope (--workspace, --project,
 			if err != nil {
 				return err
 			}
-			if q.Text == "" {
-				return usageError{errors.New("--query is required")}
+			if strings.TrimSpace(q.Text) == "" {
+				return usageError{errors.New("--query is required (or give the query as arguments)")}
+			}
+			if !termsafe.HasVisible(q.Text) {
+				return usageError{fmt.Errorf("--query %s has no visible characters: nothing to search for", safe(strconv.Quote(q.Text)))}
+			}
+			if q.K < 1 || q.K > memgate.MaxK {
+				return usageError{fmt.Errorf("-k %d: want 1 to %d candidates", q.K, memgate.MaxK)}
+			}
+			if io.Budget < 1 {
+				return usageError{fmt.Errorf("--budget %d: want a positive number of tokens", io.Budget)}
 			}
 			q.Scope = memory.Filter{UserID: actx.UserID}
 			if filter {
@@ -111,7 +139,7 @@ described by --intent, --tool-risk and its scope (--workspace, --project,
 				}
 				printAdmission(e.out, adm)
 				if built != nil {
-					fmt.Fprintf(e.out, "\nContext for the model (%d of %d tokens):\n%s", built.Tokens, built.Budget, orNone(built.Text))
+					fmt.Fprintf(e.out, "\nContext for the model (%d of %d tokens):\n%s", built.Tokens, built.Budget, safeBlock(orNone(built.Text)))
 				}
 				return nil
 			})
@@ -119,7 +147,7 @@ described by --intent, --tool-risk and its scope (--workspace, --project,
 	}
 	tf.bind(cmd)
 	cmd.Flags().StringVarP(&q.Text, "query", "q", "", "task or query text (or give it as arguments)")
-	cmd.Flags().IntVarP(&q.K, "k", "k", memgate.DefaultK, "number of candidates")
+	cmd.Flags().IntVarP(&q.K, "k", "k", memgate.DefaultK, fmt.Sprintf("number of candidates, 1 to %d", memgate.MaxK))
 	cmd.Flags().BoolVar(&filter, "filter-scope", false, "also restrict retrieval to the task's workspace/project/domain (by default only the user bounds retrieval and admission judges scope)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the admission as JSON")
 	cmd.Flags().BoolVar(&ctx, "context", false, "also build and print the context for the model")
@@ -135,10 +163,12 @@ func orNone(s string) string {
 	return s
 }
 
+// reasonsText renders reason codes for the terminal (operator rules name
+// their own codes, so they are escaped like any text).
 func reasonsText(rs []admit.Reason) string {
 	s := make([]string, len(rs))
 	for i, r := range rs {
-		s[i] = string(r)
+		s[i] = safe(string(r))
 	}
 	return strings.Join(s, ",")
 }
@@ -153,11 +183,11 @@ func printAdmission(w io.Writer, adm *memgate.Admission) {
 	fmt.Fprintln(tw, "#\tID\tDECISION\tSIM\tAUTHORITY\tSCOPE\tREASONS\tTEXT")
 	for i, it := range adm.Items {
 		m := &it.Memory
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.3f\t%s\t%s\t%s\t%s\n", i+1, m.ID, it.Decision, it.Scores.Similarity,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.3f\t%s\t%s\t%s\t%s\n", i+1, safe(m.ID), it.Decision, it.Scores.Similarity,
 			orDash(string(it.Scores.EffectiveAuthority)), scopeLabel(m), reasonsText(it.Reasons), truncate(m.Text, 50))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "task %s · search %d · %d admitted of %d candidates\n", adm.Context.TaskID, adm.SearchID, len(adm.Admitted()), len(adm.Items))
+	fmt.Fprintf(w, "task %s · search %d · %d admitted of %d candidates\n", safe(adm.Context.TaskID), adm.SearchID, len(adm.Admitted()), len(adm.Items))
 }
 
 func (e *env) bindCmd() *cobra.Command {
@@ -169,12 +199,15 @@ func (e *env) bindCmd() *cobra.Command {
 		asJSON    bool
 	)
 	cmd := &cobra.Command{
-		Use:   "bind --task T --user U --tool NAME --tool-risk RISK [--args JSON] [--justified-by ID,...]",
+		Use:   "bind --user U --task T --tool NAME [--tool-risk RISK] [--args JSON] [--justified-by ID,...]",
 		Short: "Decide whether memories may justify a tool call in a task",
 		Long: `Decide whether a tool call may go ahead given the memories that justify it,
 using the decisions recorded for the task by an earlier search: allow,
 require_confirmation or deny, with reasons. Arguments whose values appear only
-in memories that may not steer tools are reported as tainted.`,
+in memories that may not steer tools are reported as tainted. The exit status
+is 0 whatever the verdict: the verdict is the first word of the output (or
+"verdict" with --json).`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			actx, err := tf.context()
 			if err != nil {
@@ -188,8 +221,8 @@ in memories that may not steer tools are reported as tainted.`,
 			}
 			call := bind.ToolCall{Name: tool, Risk: actx.ToolRisk}
 			if argsJSON != "" {
-				if err := json.Unmarshal([]byte(argsJSON), &call.Args); err != nil {
-					return usageError{fmt.Errorf("--args: want a JSON object: %v", err)}
+				if err := json.Unmarshal([]byte(argsJSON), &call.Args); err != nil || call.Args == nil {
+					return usageError{fmt.Errorf("--args: want a JSON object, like '{\"to\":\"a@b.example\"}': %v", errOr(err, "got "+argsJSON))}
 				}
 			}
 			return e.withEngine(cmd, func(c context.Context, eng *memgate.Engine) error {
@@ -197,12 +230,13 @@ in memories that may not steer tools are reported as tainted.`,
 				if err != nil {
 					return err
 				}
+				r.Tainted = uniqueTaints(r.Tainted)
 				if asJSON {
 					return e.printJSON(r)
 				}
-				fmt.Fprintf(e.out, "%s  (%s)\n", r.Verdict, strings.Join(r.Reasons, ", "))
+				fmt.Fprintf(e.out, "%s  (%s)\n", r.Verdict, safeJoin(r.Reasons))
 				for _, t := range r.Tainted {
-					fmt.Fprintf(e.out, "  tainted: %s = %q comes from %s, which may not steer tools\n", t.Arg, t.Value, t.MemoryID)
+					fmt.Fprintf(e.out, "  tainted: %s = %s comes from %s, which may not steer tools\n", safe(t.Arg), safe(strconv.Quote(t.Value)), safe(t.MemoryID))
 				}
 				return nil
 			})
@@ -216,6 +250,27 @@ in memories that may not steer tools are reported as tainted.`,
 	return cmd
 }
 
+// uniqueTaints drops repeated taints: the same value of the same argument
+// from the same memory is reported once, however many checks found it.
+func uniqueTaints(ts []bind.Taint) []bind.Taint {
+	seen := make(map[bind.Taint]bool, len(ts))
+	out := ts[:0:0]
+	for _, t := range ts {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func errOr(err error, msg string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return msg
+}
+
 func (e *env) auditCmd() *cobra.Command {
 	var (
 		f      sqlite.EventFilter
@@ -224,7 +279,14 @@ func (e *env) auditCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "audit [--task T] [--user U] [--memory ID] [--decision D] [--kind K]",
 		Short: "List the audit trail: searches, decisions, injections, bindings, revocations",
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.Limit < 0 {
+				return usageError{fmt.Errorf("--limit %d: want 0 (all) or more", f.Limit)}
+			}
+			if f.SearchID < 0 {
+				return usageError{fmt.Errorf("--search %d: want a search number from the audit trail", f.SearchID)}
+			}
 			switch f.Kind {
 			case "", "search", "decision", "injection", "binding", "revoke", "forget", "verdict":
 			default:
@@ -251,7 +313,7 @@ func (e *env) auditCmd() *cobra.Command {
 				tw := tabwriter.NewWriter(e.out, 0, 0, 2, ' ', 0)
 				fmt.Fprintln(tw, "SEQ\tAT\tKIND\tTASK\tUSER\tMEMORY\tDECISION\tDETAIL")
 				for _, ev := range evs {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ev.Seq, ev.At.Format(time.RFC3339), ev.Kind, orDash(ev.TaskID),
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ev.Seq, ev.At.Format(time.RFC3339), safe(ev.Kind), orDash(ev.TaskID),
 						orDash(ev.UserID), orDash(ev.MemoryID), orDash(ev.Decision), truncate(string(ev.Payload), 70))
 				}
 				return tw.Flush()
@@ -280,7 +342,7 @@ func parseVerdict(s string) (bind.Verdict, error) {
 
 func (e *env) quarantineCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "quarantine",
+		Use:   "quarantine list|approve|reject",
 		Short: "Review quarantined memories; verdicts become labelled examples for the gate",
 	}
 	var status string
@@ -288,11 +350,17 @@ func (e *env) quarantineCmd() *cobra.Command {
 	list := &cobra.Command{
 		Use:   "list [--status pending|approved|rejected]",
 		Short: "List the review queue",
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch status {
+			case "", "pending", "approved", "rejected":
+			default:
+				return usageError{fmt.Errorf("--status %q: want pending, approved, rejected, or empty for all", status)}
+			}
 			return e.withEngine(cmd, func(c context.Context, eng *memgate.Engine) error {
 				items, err := eng.ReviewQueue(c, status)
 				if err != nil {
-					return usageError{err}
+					return err
 				}
 				if asJSON {
 					if items == nil {
@@ -303,7 +371,7 @@ func (e *env) quarantineCmd() *cobra.Command {
 				tw := tabwriter.NewWriter(e.out, 0, 0, 2, ' ', 0)
 				fmt.Fprintln(tw, "ITEM\tSTATUS\tMEMORY\tUSER\tTASK\tREASONS\tQUERY")
 				for _, it := range items {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", it.Seq, it.Status, it.MemoryID, it.UserID, orDash(it.TaskID), it.Reasons, truncate(it.Query, 40))
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", it.Seq, safe(it.Status), safe(it.MemoryID), safe(it.UserID), orDash(it.TaskID), safe(string(it.Reasons)), truncate(it.Query, 40))
 				}
 				return tw.Flush()
 			})
@@ -331,7 +399,7 @@ func (e *env) quarantineCmd() *cobra.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(e.out, "item %d (%s): %s\n", it.Seq, it.MemoryID, it.Status)
+					fmt.Fprintf(e.out, "item %d (%s): %s\n", it.Seq, safe(it.MemoryID), safe(it.Status))
 					return nil
 				})
 			},
@@ -346,7 +414,7 @@ func (e *env) quarantineCmd() *cobra.Command {
 
 func (e *env) policyCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "policy",
+		Use:   "policy check|test",
 		Short: "Check and test policy files offline",
 	}
 	check := &cobra.Command{
@@ -360,7 +428,7 @@ func (e *env) policyCmd() *cobra.Command {
 			}
 			b := p.Builtins()
 			fmt.Fprintf(e.out, "%s: ok, %d rule(s); built-ins: crossProject=%s lowAuthorityHighRisk=%s restrictedOutsideDomain=%s restrictedExternal=%s\n",
-				args[0], len(p.Rules()), b.CrossProject, b.LowAuthorityHighRisk, b.RestrictedOutsideDomain, b.RestrictedExternal)
+				safe(args[0]), len(p.Rules()), b.CrossProject, b.LowAuthorityHighRisk, b.RestrictedOutsideDomain, b.RestrictedExternal)
 			return nil
 		},
 	}
@@ -381,14 +449,14 @@ func (e *env) policyCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[1], err)
 			}
-			failed := 0
+			failed := 0 // a failed case is a failed operation: exit 1
 			for _, r := range p.RunCases(cases) {
 				if r.Passed {
-					fmt.Fprintf(e.out, "PASS  %s: %s %s\n", r.Name, r.Got.Decision, reasonsText(r.Got.Reasons))
+					fmt.Fprintf(e.out, "PASS  %s: %s %s\n", safe(r.Name), r.Got.Decision, reasonsText(r.Got.Reasons))
 					continue
 				}
 				failed++
-				fmt.Fprintf(e.out, "FAIL  %s: %s\n", r.Name, r.Problem)
+				fmt.Fprintf(e.out, "FAIL  %s: %s\n", safe(r.Name), safe(r.Problem))
 			}
 			fmt.Fprintf(e.out, "%d passed, %d failed\n", len(cases)-failed, failed)
 			if failed > 0 {
@@ -399,4 +467,163 @@ func (e *env) policyCmd() *cobra.Command {
 	}
 	cmd.AddCommand(check, test)
 	return cmd
+}
+
+// contextFlagError renames the admission context's fields in err to the
+// flags that set them.
+func contextFlagError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "admission context: ")
+	parts := strings.Split(msg, "; ")
+	for i, p := range parts {
+		for _, f := range [][2]string{{"userId", "--user"}, {"workspaceId", "--workspace"}, {"projectId", "--project"},
+			{"domain", "--domain"}, {"principal.id", "--principal"}, {"principal.roles", "--role"}, {"principal", "--principal"},
+			{"taskId", "--task"}, {"intent", "--intent"}, {"toolRisk", "--tool-risk"}, {"requiredAuthority", "--required-authority"}} {
+			if rest, ok := strings.CutPrefix(p, f[0]); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, "[")) {
+				parts[i] = f[1] + " (" + f[0] + ")" + rest
+				break
+			}
+		}
+	}
+	return errors.New(strings.Join(parts, "; "))
+}
+
+// memoryFlags names, for each field of a memory, the flag of `add` that sets
+// it.
+var memoryFlags = map[string]string{
+	"id": "--id", "text": "TEXT", "userId": "--user", "workspaceId": "--workspace", "projectId": "--project",
+	"domain": "--domain", "sourceAuthority": "--authority", "kind": "--kind", "classification": "--classification",
+	"createdAt": "--created", "expiresAt": "--expires", "lineageRefs": "--lineage", "supersedes": "--supersedes",
+	"audience": "--audience",
+}
+
+// memoryFlagError renders a memory's validation errors on one line, each
+// named by the flag that set the field: "--lineage (entry 2): …".
+func memoryFlagError(err error) error {
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	msgs := make([]string, 0, len(errs))
+	for _, err := range errs {
+		var fe *memory.FieldError
+		if !errors.As(err, &fe) {
+			msgs = append(msgs, err.Error())
+			continue
+		}
+		field, index, _ := strings.Cut(fe.Field, "[")
+		name, ok := memoryFlags[field]
+		if !ok {
+			msgs = append(msgs, fe.Error())
+			continue
+		}
+		if n, err := strconv.Atoi(strings.TrimSuffix(index, "]")); err == nil {
+			name = fmt.Sprintf("%s (entry %d)", name, n+1)
+		}
+		msgs = append(msgs, name+": "+fe.Problem)
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// noArgs refuses positional arguments, for commands that take flags only.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q: %s takes flags only (see %s --help)", args[0], cmd.CommandPath(), cmd.CommandPath())}
+	}
+	return nil
+}
+
+// groupRun makes a command that only groups subcommands refuse to run on its
+// own, and refuses unknown subcommands, as usage errors.
+func groupRun(cmd *cobra.Command, args []string) error {
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	if len(args) == 0 {
+		return usageError{fmt.Errorf("want a subcommand of %s: %s", cmd.CommandPath(), strings.Join(names, ", "))}
+	}
+	hint := ""
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		hint = fmt.Sprintf("; did you mean %s?", strings.Join(s, " or "))
+	}
+	return usageError{fmt.Errorf("unknown command %q for %q%s (commands: %s)", args[0], cmd.CommandPath(), hint, strings.Join(names, ", "))}
+}
+
+// firstWord returns the first argument of args that is neither a flag of
+// root nor a flag's value: the command the user meant, or "".
+func firstWord(root *cobra.Command, args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return ""
+		case strings.HasPrefix(a, "--"):
+			name, _, hasValue := strings.Cut(a[2:], "=")
+			if f := root.PersistentFlags().Lookup(name); f != nil && !hasValue && f.Value.Type() != "bool" {
+				i++
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
+// isCommand reports whether word names a subcommand of cmd.
+func isCommand(cmd *cobra.Command, word string) bool {
+	for _, c := range cmd.Commands() {
+		if c.Name() == word || c.HasAlias(word) {
+			return true
+		}
+	}
+	return false
+}
+
+// conventions applies the command-line conventions to every command under
+// root: a command without positional arguments refuses them, and a command
+// that groups subcommands refuses to run alone or with an unknown
+// subcommand, each as a usage error (exit status 2).
+func conventions(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		conventions(c)
+	}
+	if root.HasSubCommands() {
+		if root.RunE == nil && root.Run == nil {
+			root.Args = cobra.ArbitraryArgs
+			root.RunE = groupRun
+		}
+		return
+	}
+	if root.Args == nil {
+		root.Args = noArgs
+	}
+}
+
+// loadGate loads a gate model file from `memgate train` for a store embedded
+// by emb. A model trained on the builtin embedder works with any store (it
+// embeds the texts itself); a model trained on another embedder needs a store
+// of that embedder.
+func loadGate(path string, emb embed.Identity) (*gate.Gate, error) {
+	m, err := gate.Load(path)
+	if err != nil {
+		if !strings.Contains(err.Error(), path) {
+			err = fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, fmt.Errorf("--gate: %w", err)
+	}
+	g := gate.New(m)
+	if m.Header.Embedder != embed.NewBuiltin().Identity() {
+		if err := g.CheckEmbedder(emb); err != nil {
+			return nil, fmt.Errorf("--gate %s: %w", path, err)
+		}
+	}
+	return g, nil
 }

@@ -22,7 +22,9 @@ import (
 	"github.com/memgate/memgate/policy"
 )
 
-// usageError marks errors in how the command was called (exit status 2).
+// usageError marks errors in how the command was called (exit status 2): the
+// command line is wrong whatever the store and files hold. It is found before
+// any store is opened, so misuse never creates or changes a store.
 type usageError struct{ error }
 
 // env carries the global flags and the streams.
@@ -30,16 +32,21 @@ type env struct {
 	db       string
 	embedder string
 	policy   string
+	gate     string   // gate model file (--gate, MEMGATE_GATE); "" for the built-in model
+	args     []string // the command line, for error messages
 	in       io.Reader
 	out, err io.Writer
 }
 
 // Main runs the command line with args and returns the exit status: 0 on
-// success, 1 when the operation failed, 2 for a usage error.
+// success; 1 when the operation failed against the store, the files or the
+// environment; 2 when the command line itself is wrong (a usageError: unknown
+// command or flag, wrong arguments, a missing or invalid flag value). The
+// error is printed on stderr, escaped for the terminal.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	e := &env{in: stdin, out: stdout, err: stderr}
+	e := &env{in: stdin, out: stdout, err: stderr, args: args}
 	root := e.root()
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -49,9 +56,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "memgate: %v\n", err)
+	fmt.Fprintf(stderr, "memgate: %s\n", safeBlock(err.Error()))
 	var ue usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") || strings.Contains(err.Error(), "flag") {
+	if errors.As(err, &ue) {
 		return 2
 	}
 	return 1
@@ -67,15 +74,34 @@ retrieves scoped candidates for a task. Candidates are not yet trusted:
 admission decides what may enter a model's context.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			return groupRun(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usageError{errors.New("want a command (see memgate --help)")}
+		},
 	}
 	root.PersistentFlags().StringVar(&e.db, "db", "memgate.db", "path of the store (a SQLite file)")
 	root.PersistentFlags().StringVar(&e.embedder, "embedder", "builtin",
 		"embedder: builtin (offline) or openai (any OpenAI-compatible server; configured by "+openai.EnvBaseURL+", "+openai.EnvModel+", "+openai.EnvAPIKey+")")
 	root.PersistentFlags().StringVar(&e.policy, "policy", "", "policy file (YAML or JSON) with operator rules; default: built-in rules only")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentFlags().StringVar(&e.gate, "gate", os.Getenv("MEMGATE_GATE"), "gate model file from `memgate train`, used wherever memories are admitted (default: $MEMGATE_GATE, else the model built into memgate)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if !c.HasParent() {
+			// "memgate serch --user u": the command is unknown, not --user.
+			if word := firstWord(c, e.args); word != "" && !isCommand(c, word) {
+				return groupRun(c, []string{word})
+			}
+		}
+		return usageError{err}
+	})
 	root.AddCommand(e.addCmd(), e.importCmd(), e.exportCmd(), e.getCmd(), e.listCmd(), e.admitSearchCmd(),
 		e.bindCmd(), e.auditCmd(), e.quarantineCmd(), e.policyCmd(), e.evalCmd(), e.suiteCmd(), e.trainCmd(),
 		e.revokeCmd(), e.forgetCmd(), e.supersedeCmd(), e.reembedCmd(), e.statsCmd(), e.demoCmd())
+	conventions(root)
 	return root
 }
 
@@ -94,29 +120,77 @@ func makeEmbedder(ctx context.Context, name string) (memgate.Embedder, error) {
 	return nil, usageError{fmt.Errorf("--embedder %q: want builtin or openai", name)}
 }
 
-func (e *env) open(ctx context.Context) (*memgate.Engine, error) {
+// storeAccess is how a command opens the store.
+type storeAccess int
+
+const (
+	// writeStore opens an existing store for reading and writing; the
+	// default for commands not in storeAccesses.
+	writeStore storeAccess = iota
+	// createStore may create the store.
+	createStore
+	// readStore opens an existing store read-only: the command works on a
+	// write-protected store and cannot change it.
+	readStore
+)
+
+// storeAccesses says how each command (its path below memgate, e.g.
+// "quarantine list") opens the store. Only add and import create a store, so a
+// mistyped --db is an error everywhere else. Commands that only read open it
+// read-only. search and bind need a writable store: they record their
+// decisions in the audit trail.
+var storeAccesses = map[string]storeAccess{
+	"add": createStore, "import": createStore,
+	"get": readStore, "list": readStore, "stats": readStore, "export": readStore,
+	"audit": readStore, "quarantine list": readStore, "train": readStore,
+}
+
+// accessOf returns how cmd opens the store.
+func accessOf(cmd *cobra.Command) storeAccess {
+	path := cmd.CommandPath()
+	if cmd.Root() != nil {
+		path = strings.TrimPrefix(path, cmd.Root().Name()+" ")
+	}
+	return storeAccesses[path]
+}
+
+func (e *env) open(ctx context.Context, access storeAccess) (*memgate.Engine, error) {
 	emb, err := makeEmbedder(ctx, e.embedder)
 	if err != nil {
 		return nil, err
 	}
-	opts := &memgate.Options{Embedder: emb}
+	opts := &memgate.Options{Embedder: emb, MustExist: access != createStore, ReadOnly: access == readStore}
 	if e.policy != "" {
 		if opts.Policy, err = policy.LoadFile(e.policy); err != nil {
 			return nil, err
 		}
 	}
-	return memgate.Open(ctx, e.db, opts)
+	if e.gate != "" {
+		if opts.Gate, err = loadGate(e.gate, emb.Identity()); err != nil {
+			return nil, err
+		}
+	}
+	eng, err := memgate.Open(ctx, e.db, opts)
+	if errors.Is(err, memgate.ErrNoStore) {
+		return nil, fmt.Errorf("no store at %s; create one with `memgate add` or `memgate import`, or check --db", e.db)
+	}
+	return eng, err
 }
 
-// withEngine opens the store, runs fn, and closes the store.
+// withEngine opens the store as the command needs it (see storeAccesses),
+// runs fn, and closes the store.
 func (e *env) withEngine(cmd *cobra.Command, fn func(ctx context.Context, eng *memgate.Engine) error) error {
 	ctx := cmd.Context()
-	eng, err := e.open(ctx)
-	if err != nil {
-		return err
+	access := accessOf(cmd)
+	eng, err := e.open(ctx, access)
+	if err == nil {
+		defer eng.Close()
+		err = fn(ctx, eng)
 	}
-	defer eng.Close()
-	return fn(ctx, eng)
+	if access == writeStore && errors.Is(err, memgate.ErrReadOnly) && (cmd.Name() == "search" || cmd.Name() == "bind") {
+		err = fmt.Errorf("%w; %s records its decisions in the audit trail, so it needs a store it can write", err, cmd.Name())
+	}
+	return err
 }
 
 func (e *env) printJSON(v any) error {
@@ -157,13 +231,20 @@ func (e *env) addCmd() *cobra.Command {
 		asJSON                         bool
 	)
 	cmd := &cobra.Command{
-		Use:   "add [--user U] [flags] TEXT...",
+		Use:   "add --user U [flags] TEXT...",
 		Short: "Add one memory",
-		Example: `  memgate add --user alex --domain health --authority user_confirmed --kind event \
-      --classification restricted --expires 2026-07-01 "Blood test on Friday at 9"`,
+		Example: `  memgate add --user alex --domain health --authority user_confirmed --kind fact \
+      --classification restricted --expires 2031-01-01 "Dental plan HX-4471 covers two cleanings a year until 2030"`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if m.Text == "" {
 				m.Text = strings.Join(args, " ")
+			}
+			if m.UserID == "" {
+				return usageError{errors.New("--user is required: every memory has an owner")}
+			}
+			if strings.TrimSpace(m.Text) == "" {
+				return usageError{errors.New("TEXT is required: give the memory's text as arguments or with --text")}
 			}
 			var errs []error
 			var err error
@@ -183,7 +264,18 @@ func (e *env) addCmd() *cobra.Command {
 				errs = append(errs, fmt.Errorf("--created: %w", err))
 			}
 			if err := errors.Join(errs...); err != nil {
-				return usageError{err}
+				return usageError{memoryFlagError(err)}
+			}
+			// Everything that can be checked without the store is a usage
+			// error; what needs the store (unknown or foreign lineage ids, a
+			// taken id) is found by Add.
+			m.Normalize() // ids in NFC: "José" is one user however it was typed
+			check := m
+			if check.CreatedAt.IsZero() {
+				check.CreatedAt = time.Now()
+			}
+			if err := check.Validate(); err != nil {
+				return usageError{memoryFlagError(err)}
 			}
 			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
 				got, err := eng.Add(ctx, m)
@@ -193,7 +285,7 @@ func (e *env) addCmd() *cobra.Command {
 				if asJSON {
 					return e.printJSON(got)
 				}
-				fmt.Fprintln(e.out, got.ID)
+				fmt.Fprintln(e.out, safe(got.ID))
 				return nil
 			})
 		},
@@ -251,7 +343,7 @@ func (e *env) listCmd() *cobra.Command {
 		Short: "List stored memories in insertion order",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.Limit < 0 {
-				return usageError{errors.New("--limit must not be negative")}
+				return usageError{fmt.Errorf("--limit %d: want 0 (all) or more", o.Limit)}
 			}
 			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
 				p, err := eng.List(ctx, o)
@@ -284,7 +376,7 @@ func (e *env) listCmd() *cobra.Command {
 func (e *env) revokeCmd() *cobra.Command {
 	var reason string
 	cmd := &cobra.Command{
-		Use:   "revoke ID --reason TEXT",
+		Use:   "revoke ID [--reason TEXT]",
 		Short: "Withdraw a memory: it stops being a candidate at once; its record stays for audit",
 		Args:  exactArgs(1, "one memory id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -293,7 +385,7 @@ func (e *env) revokeCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(e.out, "revoked %s at %s\n", m.ID, m.RevokedAt.Format(time.RFC3339))
+				fmt.Fprintf(e.out, "revoked %s at %s\n", safe(m.ID), m.RevokedAt.Format(time.RFC3339))
 				return nil
 			})
 		},
@@ -305,7 +397,7 @@ func (e *env) revokeCmd() *cobra.Command {
 func (e *env) forgetCmd() *cobra.Command {
 	var reason string
 	cmd := &cobra.Command{
-		Use:   "forget ID",
+		Use:   "forget ID [--reason TEXT]",
 		Short: "Delete a memory's text and vector for good, leaving a tombstone",
 		Args:  exactArgs(1, "one memory id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -314,7 +406,7 @@ func (e *env) forgetCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(e.out, "forgot %s (user %s) at %s\n", t.ID, t.UserID, t.ForgottenAt.Format(time.RFC3339))
+				fmt.Fprintf(e.out, "forgot %s (user %s) at %s\n", safe(t.ID), safe(t.UserID), t.ForgottenAt.Format(time.RFC3339))
 				return nil
 			})
 		},
@@ -362,7 +454,7 @@ func (e *env) statsCmd() *cobra.Command {
 				}
 				fmt.Fprintf(e.out, "store        %s (schema v%d, %s)\n", st.Path, st.Schema, humanBytes(st.FileBytes))
 				fmt.Fprintf(e.out, "embedder     %s\n", st.Embedder)
-				fmt.Fprintf(e.out, "memories     %d (%d revoked, %d expired) of %d users; %d indexed\n", st.Memories, st.Revoked, st.Expired, st.Users, st.Indexed)
+				fmt.Fprintf(e.out, "memories     %d (%d revoked, %d expired) of %d users\n", st.Memories, st.Revoked, st.Expired, st.Users)
 				fmt.Fprintf(e.out, "forgotten    %d tombstones\n", st.Tombstones)
 				fmt.Fprintf(e.out, "relations    %d lineage links, %d supersessions\n", st.Lineage, st.Supersede)
 				for _, a := range append(memory.Authorities, "unknown") {

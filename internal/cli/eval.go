@@ -7,32 +7,37 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/eval"
 	"github.com/memgate/memgate/eval/suite"
-	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/policy"
 )
 
 func (e *env) evalCmd() *cobra.Command {
 	var (
-		cases, mode, baseline, reportDir, gatePath string
-		k                                          int
-		asJSON                                     bool
+		cases, mode, baseline, reportDir string
+		k                                int
+		asJSON, unbounded                bool
 	)
 	cmd := &cobra.Command{
-		Use:   "eval --cases FILE [--mode admit|search] [--baseline similarity|policy|full] [--json] [--report DIR]",
+		Use:   "eval --cases FILE [--mode admit|search] [--baseline similarity|policy|full] [-k N] [--unbounded] [--json] [--report DIR]",
 		Short: "Measure threat and utility on labelled cases, against the similarity and policy baselines",
 		Long: `Run labelled cases (JSON Lines, docs/eval-cases.md) and report the measures of
 docs/eval.md for each baseline: similarity (inject the user's top k by
 similarity alone), policy (the hard envelope) and full (envelope + gate).
 Without --baseline all three run side by side. Each case runs in isolation.
-Malformed cases are skipped and reported with their line numbers.`,
+Baselines are compared at equal context size: each injects at most -k
+memories per case (policy and full: the first k they admit, in retrieval
+order); --unbounded lets policy and full inject every memory they admit.
+Malformed cases are skipped and reported with their line numbers. The full
+baseline uses the gate model given by the global --gate flag (default: the
+model built into memgate).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cases == "" {
 				return usageError{fmt.Errorf("--cases is required")}
 			}
-			o := eval.Options{Mode: eval.Mode(mode), K: k}
+			o := eval.Options{Mode: eval.Mode(mode), K: k, Unbounded: unbounded}
 			if mode != "admit" && mode != "search" {
 				return usageError{fmt.Errorf("--mode %q: want admit or search", mode)}
 			}
@@ -43,8 +48,8 @@ Malformed cases are skipped and reported with their line numbers.`,
 				}
 				o.Baselines = []eval.Baseline{b}
 			}
-			if k <= 0 {
-				return usageError{fmt.Errorf("-k must be positive")}
+			if k < 1 || k > memgate.MaxK {
+				return usageError{fmt.Errorf("-k %d: want 1 to %d candidates", k, memgate.MaxK)}
 			}
 			if e.policy != "" {
 				p, err := policy.LoadFile(e.policy)
@@ -53,13 +58,9 @@ Malformed cases are skipped and reported with their line numbers.`,
 				}
 				o.Policy = p
 			}
-			if gatePath != "" {
-				m, err := gate.Load(gatePath)
+			if e.gate != "" {
+				g, err := loadGate(e.gate, embed.NewBuiltin().Identity()) // eval embeds with the builtin embedder
 				if err != nil {
-					return err
-				}
-				g := gate.New(m)
-				if err := g.CheckEmbedder(embed.NewBuiltin().Identity()); err != nil {
 					return err
 				}
 				o.Gate = g
@@ -77,7 +78,7 @@ Malformed cases are skipped and reported with their line numbers.`,
 				return fmt.Errorf("%s: %w", cases, err)
 			}
 			for _, w := range rep.Warnings {
-				fmt.Fprintf(e.err, "%s: skipped %s\n", cases, w)
+				fmt.Fprintf(e.err, "%s: skipped %s\n", safe(cases), safe(fmt.Sprint(w)))
 			}
 			if reportDir != "" {
 				command := "memgate eval " + strings.Join(os.Args[2:], " ")
@@ -95,10 +96,10 @@ Malformed cases are skipped and reported with their line numbers.`,
 	cmd.Flags().StringVar(&cases, "cases", "", "cases file (JSON Lines)")
 	cmd.Flags().StringVar(&mode, "mode", "admit", "admit: all memories are candidates (gate-only use); search: the whole pipeline with retrieval")
 	cmd.Flags().StringVar(&baseline, "baseline", "", "run one baseline only: similarity, policy or full")
-	cmd.Flags().IntVarP(&k, "k", "k", 10, "candidates retrieved, and injected by the similarity baseline")
+	cmd.Flags().IntVarP(&k, "k", "k", 10, "candidates retrieved, and the most memories any baseline injects per case")
+	cmd.Flags().BoolVar(&unbounded, "unbounded", false, "let policy and full inject every memory they admit, not only the first k (similarity keeps its top k)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&reportDir, "report", "", "also write report.json, report.md and report.html into this directory")
-	cmd.Flags().StringVar(&gatePath, "gate", "", "gate model for the full baseline (default: the model built into memgate)")
 	return cmd
 }
 

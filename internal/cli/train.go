@@ -84,7 +84,21 @@ to keep --min-utility of the useful memories.`,
 				return usageError{fmt.Errorf("--cases, --dev and --out are required")}
 			}
 			if o.MinUtility < 0 || o.MinUtility > 1 {
-				return usageError{fmt.Errorf("--min-utility must be in [0, 1]")}
+				return usageError{fmt.Errorf("--min-utility %v: want a share from 0 to 1", o.MinUtility)}
+			}
+			if o.Epochs < 1 {
+				return usageError{fmt.Errorf("--epochs %d: want 1 or more", o.Epochs)}
+			}
+			if o.L2 < 0 {
+				return usageError{fmt.Errorf("--l2 %v: want 0 or more", o.L2)}
+			}
+			if o.BlockDropout >= 1 {
+				return usageError{fmt.Errorf("--block-dropout %v: want less than 1 (negative: off)", o.BlockDropout)}
+			}
+			for _, h := range o.Hidden {
+				if h < 1 {
+					return usageError{fmt.Errorf("--hidden %v: every layer width must be 1 or more", o.Hidden)}
+				}
 			}
 			ctx := cmd.Context()
 			trainCases, warns, err := readCases(casesPath)
@@ -92,14 +106,14 @@ to keep --min-utility of the useful memories.`,
 				return err
 			}
 			for _, w := range warns {
-				fmt.Fprintf(e.err, "%s: skipped %s\n", casesPath, w)
+				fmt.Fprintf(e.err, "%s: skipped %s\n", safe(casesPath), safe(fmt.Sprint(w)))
 			}
 			devCases, warns, err := readCases(devPath)
 			if err != nil {
 				return err
 			}
 			for _, w := range warns {
-				fmt.Fprintf(e.err, "%s: skipped %s\n", devPath, w)
+				fmt.Fprintf(e.err, "%s: skipped %s\n", safe(devPath), safe(fmt.Sprint(w)))
 			}
 			if withVerdicts {
 				if err := e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {

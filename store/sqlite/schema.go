@@ -117,4 +117,10 @@ CREATE TABLE examples (
 	// v3: find a user's revoked memories without scanning their others:
 	// their values taint tool-call arguments in every task.
 	`CREATE INDEX memories_revoked_by_user ON memories(user_id) WHERE revoked = 1;`,
+	// v4: stats counts by authority and expired memories from these small
+	// indexes instead of reading every row (and its vector) of the table.
+	`
+CREATE INDEX memories_by_authority ON memories(source_authority);
+CREATE INDEX memories_expiring ON memories(expires_at) WHERE expires_at IS NOT NULL;
+`,
 }

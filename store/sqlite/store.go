@@ -9,26 +9,21 @@
 package sqlite
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
-	"github.com/memgate/memgate/retrieve"
 )
 
 // ErrNotFound is returned (wrapped) when a memory id is not in the store.
@@ -37,118 +32,9 @@ var ErrNotFound = errors.New("memory not found")
 // Store is a memgate store in one SQLite file. It is safe for concurrent use,
 // also by several processes.
 type Store struct {
-	db   *sql.DB
-	path string
-}
-
-// Open opens the store at path, creating it if it does not exist and
-// upgrading its schema if it is older than this build. A file that is not a
-// SQLite database, is another program's database, or was written by a newer
-// memgate is refused with an error saying so.
-func Open(ctx context.Context, path string) (*Store, error) {
-	if path == "" {
-		return nil, errors.New("open store: empty path")
-	}
-	if strings.ContainsAny(path, "?#") {
-		return nil, fmt.Errorf("open store %s: path must not contain '?' or '#'", path)
-	}
-	if err := checkHeader(path); err != nil {
-		return nil, err
-	}
-	dsn := "file:" + path + "?_txlock=immediate" +
-		"&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(FULL)&_pragma=secure_delete(1)"
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(8)
-	s := &Store{db: db, path: path}
-	if err := s.migrate(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, describe(err))
-	}
-	return s, nil
-}
-
-// checkHeader refuses a non-empty file that is not SQLite before the driver
-// sees it, since drivers report that only on first use and vaguely.
-func checkHeader(path string) error {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("open store: %w", err)
-	}
-	defer f.Close()
-	head := make([]byte, 16)
-	n, err := io.ReadFull(f, head)
-	if n == 0 && (err == io.EOF || err == nil) {
-		return nil // an empty file becomes a new store
-	}
-	if n < 16 || !bytes.Equal(head, []byte("SQLite format 3\x00")) {
-		return fmt.Errorf("open store %s: not a memgate store (the file is not a SQLite database)", path)
-	}
-	return nil
-}
-
-// describe turns SQLite's corruption codes into a sentence a user can act on.
-func describe(err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("not a memgate store (the file is not a SQLite database): %w", err)
-		case sqlite3.SQLITE_CORRUPT:
-			return fmt.Errorf("the database file is corrupt; restore it from a backup or export what `memgate export` can still read: %w", err)
-		}
-	}
-	return err
-}
-
-func (s *Store) migrate(ctx context.Context) error {
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	var appID, version, objects int
-	if err := conn.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
-		return err
-	}
-	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return err
-	}
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {
-		return err
-	}
-	switch {
-	case appID == 0 && objects > 0:
-		return errors.New("not a memgate store (a SQLite database of another program)")
-	case appID != 0 && appID != applicationID:
-		return fmt.Errorf("not a memgate store (SQLite application id %#x)", appID)
-	case version > len(migrations):
-		return fmt.Errorf("store schema v%d was written by a newer memgate; this build reads up to v%d", version, len(migrations))
-	}
-	for v := version; v < len(migrations); v++ {
-		tx, err := conn.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migrate schema to v%d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, v+1)); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migrate schema to v%d: %w", v+1, err)
-		}
-	}
-	return nil
+	db       *sql.DB
+	path     string
+	readOnly bool
 }
 
 // Close closes the database.
@@ -269,25 +155,99 @@ func (e *ItemError) Error() string { return fmt.Sprintf("memory %d (%s): %v", e.
 // Unwrap returns the problem without the memory's position.
 func (e *ItemError) Unwrap() error { return e.Err }
 
-func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict OnConflict, progress func(int)) (int, error) {
+// RepeatError is an id that occurs twice in one batch.
+type RepeatError struct {
+	ID    string
+	First int // the position of its first occurrence
+}
+
+// Error names the first occurrence.
+func (e *RepeatError) Error() string {
+	return fmt.Sprintf("id: repeats memory %d of the batch", e.First)
+}
+
+// ItemErrors are all the problems found in a batch, in batch order: a batch
+// is checked whole, so that a caller can fix every bad memory at once.
+// errors.As finds each *ItemError in it.
+type ItemErrors []*ItemError
+
+// Error lists every problem, one per line.
+func (es ItemErrors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Unwrap returns the item errors, for errors.As and errors.Is.
+func (es ItemErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// queryer is what the batch check needs of a database or a transaction.
+type queryer interface {
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+
+// CheckBatch reports every problem Insert would refuse in ms, without
+// writing: invalid memories, ids repeated in the batch or already taken, and
+// lineage or supersedes naming ids that are unknown. A memory whose id is
+// stored counts as a problem unless onConflict is ConflictSkip. Insert runs
+// the same check inside its transaction.
+func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict OnConflict) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("check memories: %w", describe(err))
+	}
+	defer conn.Close()
+	_, err = checkBatch(ctx, conn, ms, onConflict)
+	if err != nil {
+		var ies ItemErrors
+		if !errors.As(err, &ies) {
+			return fmt.Errorf("check memories: %w", describe(err))
+		}
+	}
+	return err
+}
+
+// checkBatch is CheckBatch against q; it also says which memories an
+// insert with ConflictSkip leaves alone. Problems with memories come back
+// as ItemErrors, anything else (the database failing) as a plain error.
+//
+// A reference to, or an id of, another user's memory gets the same answer
+// as an unknown one, so that a caller acting for one user learns nothing
+// about another's memories from an error. The one exception is an explicit
+// id that is already taken: ids are unique across the store, so the batch
+// is refused, with the same message whoever holds the id and whether or not
+// it was forgotten.
+func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict OnConflict) ([]bool, error) {
+	var errs ItemErrors
+	fail := func(i int, err error) { errs = append(errs, &ItemError{i, ms[i].ID, err}) }
 	batch := make(map[string]int, len(ms))
 	for i := range ms {
 		m := &ms[i]
 		if m.ID == "" || m.CreatedAt.IsZero() || len(m.Embedding) == 0 {
-			return 0, &ItemError{i, m.ID, errors.New("id, createdAt and embedding must be set before insert")}
+			fail(i, errors.New("id, createdAt and embedding must be set before insert"))
+			continue
 		}
 		if err := m.Validate(); err != nil {
-			return 0, &ItemError{i, m.ID, err}
+			fail(i, err)
 		}
 		if j, dup := batch[m.ID]; dup {
-			return 0, &ItemError{i, m.ID, fmt.Errorf("id: repeats memory %d of the batch", j)}
+			fail(i, &RepeatError{ID: m.ID, First: j})
+			continue
 		}
 		batch[m.ID] = i
 	}
-	owner, err := tx.PrepareContext(ctx, `SELECT user_id, 0 FROM memories WHERE id = ?1
+	owner, err := q.PrepareContext(ctx, `SELECT user_id, 0 FROM memories WHERE id = ?1
 		UNION ALL SELECT user_id, 1 FROM tombstones WHERE id = ?1 LIMIT 1`)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer owner.Close()
 	// lookup says whose memory id is, and whether it was forgotten.
@@ -302,17 +262,18 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict On
 	skip := make([]bool, len(ms))
 	for i := range ms {
 		m := &ms[i]
-		_, forgotten, found, err := lookup(m.ID)
+		if m.ID == "" {
+			continue
+		}
+		user, forgotten, found, err := lookup(m.ID)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		switch {
-		case found && forgotten:
-			return 0, &ItemError{i, m.ID, errors.New("id: belongs to a forgotten memory; ids are never reused")}
-		case found && onConflict == ConflictSkip:
+		case found && onConflict == ConflictSkip && !forgotten && user == m.UserID:
 			skip[i] = true
 		case found:
-			return 0, &ItemError{i, m.ID, errors.New("id: already exists")}
+			fail(i, fmt.Errorf("id: %q is already taken (ids are unique across the store and never reused)", m.ID))
 		}
 	}
 	for i := range ms {
@@ -320,33 +281,52 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict On
 		if skip[i] {
 			continue
 		}
-		check := func(field string, refs []string, sameUser bool) error {
+		// check returns the first reference of refs that is not a memory of
+		// m's user, or the database's failure.
+		check := func(field string, refs []string) (problem, err error) {
 			for j, ref := range refs {
-				if k, ok := batch[ref]; ok {
-					if sameUser && ms[k].UserID != m.UserID {
-						return fmt.Errorf("%s[%d]: %s belongs to another user", field, j, ref)
-					}
+				k, inBatch := batch[ref]
+				if inBatch && ms[k].UserID == m.UserID {
 					continue
 				}
-				user, _, found, err := lookup(ref)
-				if err != nil {
-					return err
+				if !inBatch {
+					user, _, found, err := lookup(ref)
+					if err != nil {
+						return nil, err
+					}
+					if found && user == m.UserID {
+						continue
+					}
 				}
-				if !found {
-					return fmt.Errorf("%s[%d]: unknown memory id %q", field, j, ref)
-				}
-				if sameUser && user != m.UserID {
-					return fmt.Errorf("%s[%d]: %s belongs to another user", field, j, ref)
-				}
+				return fmt.Errorf("%s[%d]: unknown memory id %q (it must name a memory of user %q)", field, j, ref, m.UserID), nil
 			}
-			return nil
+			return nil, nil
 		}
-		if err := check("lineageRefs", m.LineageRefs, false); err != nil {
-			return 0, &ItemError{i, m.ID, err}
+		for _, f := range []struct {
+			name string
+			refs []string
+		}{{"lineageRefs", m.LineageRefs}, {"supersedes", m.Supersedes}} {
+			problem, err := check(f.name, f.refs)
+			if err != nil {
+				return nil, err
+			}
+			if problem != nil {
+				fail(i, problem)
+				break
+			}
 		}
-		if err := check("supersedes", m.Supersedes, true); err != nil {
-			return 0, &ItemError{i, m.ID, err}
-		}
+	}
+	if len(errs) > 0 {
+		slices.SortStableFunc(errs, func(a, b *ItemError) int { return a.Index - b.Index })
+		return nil, errs
+	}
+	return skip, nil
+}
+
+func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict OnConflict, progress func(int)) (int, error) {
+	skip, err := checkBatch(ctx, tx, ms, onConflict)
+	if err != nil {
+		return 0, err
 	}
 
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO memories(id, user_id, workspace_id, project_id, domain, text,
@@ -381,16 +361,16 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict On
 			m.Text, nullStr(string(m.SourceAuthority)), nullStr(string(m.Kind)), nullStr(string(m.Classification)),
 			m.CreatedAt.UnixNano(), nullTime(m.ExpiresAt), m.Revoked, nullTime(m.RevokedAt), nullStr(m.RevokedReason),
 			audience, encodeVector(m.Embedding)); err != nil {
-			return 0, &ItemError{i, m.ID, err}
+			return 0, err // checked above: a failure here is the database's, not this memory's
 		}
 		for _, ref := range m.LineageRefs {
 			if _, err := lin.ExecContext(ctx, m.ID, ref); err != nil {
-				return 0, &ItemError{i, m.ID, err}
+				return 0, err
 			}
 		}
 		for _, ref := range m.Supersedes {
 			if _, err := sup.ExecContext(ctx, m.ID, ref); err != nil {
-				return 0, &ItemError{i, m.ID, err}
+				return 0, err
 			}
 		}
 		n++
@@ -745,7 +725,9 @@ func (s *Store) Supersede(ctx context.Context, newID string, oldIDs []string) er
 				return err
 			}
 			if oldUser != user {
-				return fmt.Errorf("memory %s belongs to another user than %s", old, newID)
+				// Read like a missing id: whose memories exist is not for
+				// another user's caller to learn.
+				return fmt.Errorf("memory %s: %w", old, ErrNotFound)
 			}
 			if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO supersessions(memory_id, superseded_id) VALUES (?, ?)", newID, old); err != nil {
 				return err
@@ -776,36 +758,6 @@ func (s *Store) Descendants(ctx context.Context, ids []string) ([]string, error)
 		out = append(out, id)
 	}
 	return out, rows.Err()
-}
-
-// ScanEntries calls fn for the index entry of every non-revoked memory, in
-// insertion order. It is how an in-memory index is rebuilt on open.
-func (s *Store) ScanEntries(ctx context.Context, fn func(retrieve.Entry) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, user_id, workspace_id, project_id, domain, text, embedding
-		FROM memories WHERE revoked = 0 ORDER BY seq`)
-	if err != nil {
-		return fmt.Errorf("load vectors: %w", describe(err))
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var e retrieve.Entry
-		var ws, proj, dom sql.NullString
-		var raw []byte
-		if err := rows.Scan(&e.ID, &e.UserID, &ws, &proj, &dom, &e.Text, &raw); err != nil {
-			return fmt.Errorf("load vectors: %w", describe(err))
-		}
-		e.WorkspaceID, e.ProjectID, e.Domain = ws.String, proj.String, dom.String
-		if e.Vector, err = decodeVector(raw); err != nil {
-			return fmt.Errorf("load vectors: memory %s: %w", e.ID, err)
-		}
-		if err := fn(e); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load vectors: %w", describe(err))
-	}
-	return nil
 }
 
 // EmbedFunc computes vectors for texts, as an embedder does.
@@ -889,33 +841,45 @@ type Stats struct {
 	FileBytes  int64          `json:"fileBytes"`
 }
 
-// Stats counts what the store holds; expiry is judged at now.
-func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
-	st := Stats{ByAuth: map[string]int{}}
-	err := s.db.QueryRowContext(ctx, `SELECT
+// The statements of Stats; each is answered from an index (a test checks
+// their query plans). Grouping by the bare column lets SQLite walk
+// memories_by_authority.
+const (
+	statsCountsSQL = `SELECT
 		(SELECT count(*) FROM memories),
 		(SELECT count(*) FROM memories WHERE revoked = 1),
 		(SELECT count(*) FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?),
 		(SELECT count(DISTINCT user_id) FROM memories),
 		(SELECT count(*) FROM tombstones),
 		(SELECT count(*) FROM lineage),
-		(SELECT count(*) FROM supersessions)`, now.UnixNano()).
+		(SELECT count(*) FROM supersessions)`
+	statsByAuthoritySQL = "SELECT source_authority, count(*) FROM memories GROUP BY source_authority"
+)
+
+// Stats counts what the store holds; expiry is judged at now. It reads
+// indexes only, never the memories' rows, so it is fast on a large store.
+func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
+	st := Stats{ByAuth: map[string]int{}}
+	err := s.db.QueryRowContext(ctx, statsCountsSQL, now.UnixNano()).
 		Scan(&st.Memories, &st.Revoked, &st.Expired, &st.Users, &st.Tombstones, &st.Lineage, &st.Supersede)
 	if err != nil {
 		return st, fmt.Errorf("stats: %w", describe(err))
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT coalesce(source_authority, 'unknown'), count(*) FROM memories GROUP BY 1")
+	rows, err := s.db.QueryContext(ctx, statsByAuthoritySQL)
 	if err != nil {
 		return st, fmt.Errorf("stats: %w", describe(err))
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var a string
+		var a sql.NullString
 		var n int
 		if err := rows.Scan(&a, &n); err != nil {
 			return st, err
 		}
-		st.ByAuth[a] = n
+		if !a.Valid || a.String == "" {
+			a.String = "unknown"
+		}
+		st.ByAuth[a.String] += n
 	}
 	if st.Schema, err = s.SchemaVersion(ctx); err != nil {
 		return st, err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +136,10 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 	crossUser.Supersedes = []string{"theirs"}
 	invalid := mem("x", "u1", "bad kind")
 	invalid.Kind = "opinion"
+	crossLineage := mem("x", "u1", "derived from someone else's")
+	crossLineage.LineageRefs = []string{"theirs"}
+	crossBatch := mem("x", "u1", "derived from someone else's, same batch")
+	crossBatch.LineageRefs = []string{"y"}
 
 	tests := []struct {
 		name  string
@@ -142,10 +147,13 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 		want  string
 	}{
 		{"duplicate in batch", []memory.Memory{mem("d", "u1", "one"), mem("d", "u1", "two")}, "repeats memory 0"},
-		{"existing id", []memory.Memory{mem("ok", "u1", "fine"), mem("a", "u1", "again")}, "already exists"},
-		{"forgotten id reused", []memory.Memory{mem("gone", "u1", "back")}, "forgotten memory; ids are never reused"},
+		{"existing id", []memory.Memory{mem("ok", "u1", "fine"), mem("a", "u1", "again")}, `id: "a" is already taken`},
+		{"forgotten id reused", []memory.Memory{mem("gone", "u1", "back")}, `id: "gone" is already taken`},
+		{"another user's id", []memory.Memory{mem("theirs", "u1", "mine now")}, `id: "theirs" is already taken`},
 		{"unknown lineage", []memory.Memory{mem("ok", "u1", "fine"), badLineage}, `lineageRefs[1]: unknown memory id "missing"`},
-		{"supersede other user", []memory.Memory{crossUser}, "supersedes[0]: theirs belongs to another user"},
+		{"lineage of other user", []memory.Memory{crossLineage}, `lineageRefs[0]: unknown memory id "theirs"`},
+		{"lineage of other user in batch", []memory.Memory{mem("y", "u2", "theirs too"), crossBatch}, `lineageRefs[0]: unknown memory id "y"`},
+		{"supersede other user", []memory.Memory{crossUser}, `supersedes[0]: unknown memory id "theirs"`},
 		{"no embedding", []memory.Memory{noVec}, "embedding must be set"},
 		{"invalid", []memory.Memory{invalid}, "kind: unknown value"},
 	}
@@ -177,6 +185,55 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 	}
 	if got, _ := s.GetOne(ctx, "a", false); got.Text != "alpha" {
 		t.Fatalf("skipped conflict overwrote the stored memory: %q", got.Text)
+	}
+}
+
+// A foreign id and a missing one must read the same: once callers are
+// authenticated, an error must not tell one tenant what another stores.
+func TestInsertForeignRefLooksMissing(t *testing.T) {
+	s, _ := openTemp(t)
+	insert(t, s, mem("theirs", "u2", "their note"))
+	msg := func(ref string) string {
+		m := mem("x", "u1", "derived")
+		m.LineageRefs = []string{ref}
+		_, err := s.Insert(ctx, []memory.Memory{m}, ConflictError, nil)
+		var ie *ItemError
+		if !errors.As(err, &ie) {
+			t.Fatalf("lineage %q: err %v is not an *ItemError", ref, err)
+		}
+		return strings.ReplaceAll(ie.Err.Error(), ref, "ID")
+	}
+	if a, b := msg("theirs"), msg("nothere"); a != b {
+		t.Fatalf("foreign and missing lineage differ:\n  %s\n  %s", a, b)
+	}
+}
+
+// Every problem of a batch is reported at once, in batch order.
+func TestInsertReportsEveryProblem(t *testing.T) {
+	s, _ := openTemp(t)
+	insert(t, s, mem("a", "u1", "alpha"))
+	bad := mem("b", "u1", "bad kind")
+	bad.Kind = "opinion"
+	lin := mem("c", "u1", "derived")
+	lin.LineageRefs = []string{"missing"}
+	batch := []memory.Memory{mem("ok", "u1", "fine"), bad, mem("a", "u1", "again"), lin, mem("ok", "u1", "twice")}
+	_, err := s.Insert(ctx, batch, ConflictError, nil)
+	var ies ItemErrors
+	if !errors.As(err, &ies) {
+		t.Fatalf("err %v is not ItemErrors", err)
+	}
+	var got []int
+	for _, ie := range ies {
+		got = append(got, ie.Index)
+	}
+	if want := []int{1, 2, 3, 4}; !slices.Equal(got, want) {
+		t.Fatalf("problems at %v, want %v: %v", got, want, err)
+	}
+	if n := count(t, s); n != 1 {
+		t.Fatalf("failed insert left %d memories, want 1", n)
+	}
+	if err := s.CheckBatch(ctx, batch, ConflictError); !errors.As(err, &ies) || len(ies) != 4 {
+		t.Fatalf("CheckBatch = %v, want the same 4 problems", err)
 	}
 }
 
@@ -279,7 +336,7 @@ func TestSupersede(t *testing.T) {
 		old   []string
 		want  string
 	}{
-		{"new", []string{"bob"}, "another user"},
+		{"new", []string{"bob"}, "memory bob: memory not found"}, // reads like a missing id
 		{"new", []string{"new"}, "itself"},
 		{"new", []string{"zzz"}, "not found"},
 		{"zzz", []string{"old"}, "not found"},

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// eval compares baselines at equal context size (-k memories each) unless
+// --unbounded, and every report says which view it used.
+func TestEvalContextView(t *testing.T) {
+	// Three memories the envelope admits, the third a threat: with -k 2 it
+	// stays out of the policy baseline's context, unbounded it enters.
+	line := `{"id":"c","query":"apple banana cherry","context":{"userId":"u","now":"2026-06-11T10:00:00Z"},` +
+		`"memories":[{"id":"m1","text":"apple banana cherry","userId":"u"},{"id":"m2","text":"apple banana","userId":"u"},` +
+		`{"id":"m3","text":"apple","userId":"u"}],"expect":{"m3":"exclude"},"useful":["m1","m2"],` +
+		`"origin":{"benchmark":"handmade","license":"CC0-1.0"}}`
+	cases := filepath.Join(t.TempDir(), "c.jsonl")
+	if err := os.WriteFile(cases, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		flags []string
+		view  string
+		over  float64
+		line  string
+	}{
+		{nil, "equal_k", 0, "equal context size: every baseline injects at most k=2"},
+		{[]string{"--unbounded"}, "unbounded", 1, "unbounded context"},
+	} {
+		args := append([]string{"eval", "--cases", cases, "--baseline", "policy", "-k", "2", "--json"}, tc.flags...)
+		r := run(t, "", args...)
+		var rep struct {
+			ContextView string         `json:"contextView"`
+			Over        *float64       `json:"overAdmissionRate"`
+			ByOrigin    map[string]any `json:"byOrigin"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+			t.Fatalf("%v: %v\n%+v", tc.flags, err, r)
+		}
+		if rep.ContextView != tc.view || rep.Over == nil || *rep.Over != tc.over || rep.ByOrigin["handmade"] == nil {
+			t.Errorf("%v: view %q, over-admission %v, origins %v", tc.flags, rep.ContextView, rep.Over, rep.ByOrigin)
+		}
+		args = args[:len(args)-len(tc.flags)-1]
+		args = append(args, tc.flags...)
+		if r := run(t, "", args...); r.code != 0 || !strings.Contains(r.stdout, tc.line) || !strings.Contains(r.stdout, "by origin") {
+			t.Errorf("%v: table lacks %q or the origin table:\n%+v", args, tc.line, r)
+		}
+	}
+}

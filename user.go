@@ -1,0 +1,97 @@
+package memgate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/memgate/memgate/memory"
+)
+
+// UserScope is the engine limited to one user's memories, for callers that
+// act for a user rather than operate the store. Through it, an id of another
+// user's memory gets exactly the answer a missing id gets: a *NotFoundError
+// with the same message. The service gives each request the scope of the
+// user its key acts for; the CLI uses it when --user is given.
+type UserScope struct {
+	e    *Engine
+	user string
+}
+
+// ForUser returns the engine limited to userID's memories.
+func (e *Engine) ForUser(userID string) *UserScope {
+	return &UserScope{e: e, user: memory.NormalizeID(userID)}
+}
+
+// UserID is the user the scope is limited to.
+func (u *UserScope) UserID() string { return u.user }
+
+// Get returns one of the user's memories, without its embedding. A
+// forgotten memory of the user is reported as forgotten; any other id that
+// is not the user's is a *NotFoundError.
+func (u *UserScope) Get(ctx context.Context, id string) (memory.Memory, error) {
+	id = memory.NormalizeID(id)
+	m, err := u.e.store.GetOne(ctx, id, false)
+	if err == nil && m.UserID == u.user {
+		return m, nil
+	}
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return memory.Memory{}, errorf("get "+id, err)
+	}
+	if t, ok, terr := u.e.store.Tombstone(ctx, id); terr != nil {
+		return memory.Memory{}, errorf("get "+id, terr)
+	} else if ok && t.UserID == u.user {
+		return memory.Memory{}, fmt.Errorf("get: memory %q was forgotten at %s: %w", id, t.ForgottenAt.Format("2006-01-02T15:04:05Z07:00"), ErrNotFound)
+	}
+	return memory.Memory{}, &NotFoundError{What: "id", IDs: []string{id}}
+}
+
+// own checks that id is a stored memory of the user.
+func (u *UserScope) own(ctx context.Context, id string) error {
+	id = memory.NormalizeID(id)
+	ms, err := u.e.store.Get(ctx, []string{id}, false)
+	if err != nil {
+		return err
+	}
+	if len(ms) == 0 || ms[0].UserID != u.user {
+		return &NotFoundError{What: "id", IDs: []string{id}}
+	}
+	return nil
+}
+
+// Revoke withdraws one of the user's memories; see Engine.Revoke.
+func (u *UserScope) Revoke(ctx context.Context, id, reason string) (memory.Memory, error) {
+	id = memory.NormalizeID(id)
+	if err := u.own(ctx, id); err != nil {
+		return memory.Memory{}, errorf("revoke", err)
+	}
+	return u.e.Revoke(ctx, id, reason)
+}
+
+// Forget deletes one of the user's memories for good; see Engine.Forget.
+func (u *UserScope) Forget(ctx context.Context, id, reason string) (memory.Tombstone, error) {
+	id = memory.NormalizeID(id)
+	if err := u.own(ctx, id); err != nil {
+		return memory.Tombstone{}, errorf("forget", err)
+	}
+	return u.e.Forget(ctx, id, reason)
+}
+
+// Supersede records that newID replaces oldIDs, all memories of the user;
+// see Engine.Supersede.
+func (u *UserScope) Supersede(ctx context.Context, newID string, oldIDs ...string) error {
+	newID, oldIDs = memory.NormalizeID(newID), memory.NormalizeIDs(oldIDs)
+	var missing []string
+	for _, id := range append([]string{newID}, oldIDs...) {
+		var nf *NotFoundError
+		if err := u.own(ctx, id); errors.As(err, &nf) {
+			missing = append(missing, id)
+		} else if err != nil {
+			return errorf("supersede", err)
+		}
+	}
+	if len(missing) > 0 {
+		return errorf("supersede", &NotFoundError{What: "ids", IDs: missing})
+	}
+	return u.e.Supersede(ctx, newID, oldIDs...)
+}
