@@ -9,6 +9,7 @@ import (
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/bind"
+	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/inject"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/store/sqlite"
@@ -228,8 +229,22 @@ type topKEntry struct {
 }
 
 func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, acs []admit.Candidate, mode string) (*Admission, error) {
+	// The gate compares candidates with what the user revoked: a memory
+	// that restates a revoked one is treated like it.
+	revoked, err := e.store.Revoked(ctx, actx.UserID)
+	if err != nil {
+		return nil, errorf("admit", err)
+	}
+	if len(revoked) > gate.MaxWithdrawn {
+		revoked = revoked[len(revoked)-gate.MaxWithdrawn:]
+	}
+	actx.Withdrawn = make([]string, len(revoked))
+	for i := range revoked {
+		actx.Withdrawn[i] = revoked[i].Text
+	}
 	pl := admit.Pipeline{Policy: e.policy, Gate: e.gate}
 	results, err := pl.Run(ctx, &actx, acs)
+	actx.Withdrawn = nil
 	if err != nil {
 		return nil, errorf("admit", err)
 	}

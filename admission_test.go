@@ -133,12 +133,23 @@ func TestAdmitAuditsEveryDecisionWithReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]admit.Decision{"a": admit.Admit, "b": admit.RankDown, "c": admit.AdmitSummaryOnly, "d": admit.Deny}
+	want := map[string]admit.Decision{"a": admit.Admit, "b": admit.RankDown, "d": admit.Deny}
 	got := decisionsOf(adm)
 	for id, d := range want {
 		if got[id].Decision != d {
 			t.Errorf("%s: %s %v, want %s", id, got[id].Decision, got[id].Reasons, d)
 		}
+	}
+	// The forum tip is limited by the envelope; the gate may keep it out
+	// altogether, but only with a reason from its content.
+	c := got["c"]
+	if c.Decision.Severity() < admit.AdmitSummaryOnly.Severity() || !slices.Contains(c.Reasons, admit.ReasonLowAuthorityHighRisk) {
+		t.Errorf("c: %s %v, want at least admit_summary_only for low authority", c.Decision, c.Reasons)
+	}
+	if c.Decision != admit.AdmitSummaryOnly && !slices.ContainsFunc(c.Reasons, func(r admit.Reason) bool {
+		return slices.Contains([]admit.Reason{admit.ReasonInstructionContent, admit.ReasonTopicMismatch, admit.ReasonGateUncertain}, r)
+	}) {
+		t.Errorf("c: the gate lowered it to %s without a content reason: %v", c.Decision, c.Reasons)
 	}
 	events, err := e.Audit(ctx, sqlite.EventFilter{TaskID: "t1"})
 	if err != nil {

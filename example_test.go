@@ -151,8 +151,8 @@ func ExampleEngine_Admit() {
 	v, _ := eng.Bind(ctx, task, call, []string{"forum"})
 	fmt.Println(v.Verdict, v.Reasons)
 	// Output:
-	// forum admit_summary_only [low_authority_high_tool_risk]
+	// forum quarantine [low_authority_high_tool_risk instruction_in_content gate_low_fit]
 	// oncall deny [expired]
 	// pipeline admit [within_policy]
-	// deny [justification_forbids_tool_binding only_non_bindable_justifications argument_taint]
+	// deny [justification_not_admitted argument_taint]
 }

@@ -3,6 +3,7 @@ package admit
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // Policy is the hard envelope: deterministic rules with no I/O. Evaluate
@@ -48,10 +49,17 @@ func (p *Pipeline) Run(ctx context.Context, actx *Context, cands []Candidate) ([
 	p.Policy.Evaluate(actx, cands, results)
 	var gc []*Candidate
 	var gr []*Result
+	withdrawn := actx.Withdrawn
 	for i := range results {
 		if results[i].Decision != Deny {
 			gc, gr = append(gc, &cands[i]), append(gr, &results[i])
+		} else if cands[i].Memory.Revoked && !slices.Contains(withdrawn, cands[i].Memory.Text) {
+			withdrawn = append(withdrawn[:len(withdrawn):len(withdrawn)], cands[i].Memory.Text)
 		}
+	}
+	if len(withdrawn) > len(actx.Withdrawn) {
+		defer func(w []string) { actx.Withdrawn = w }(actx.Withdrawn)
+		actx.Withdrawn = withdrawn
 	}
 	if p.Gate != nil && len(gc) > 0 {
 		before := make([]Result, len(gr))

@@ -96,6 +96,11 @@ type Context struct {
 	RequiredAuthority memory.Authority `json:"requiredAuthority,omitempty"`
 	// Now is the time expiry is judged at; zero means the engine's clock.
 	Now time.Time `json:"now,omitzero"`
+	// Withdrawn are the texts of the user's revoked memories, filled in by
+	// the engine and by the pipeline (from candidates denied as revoked),
+	// never by callers: the gate treats a memory that restates one like
+	// the revoked original.
+	Withdrawn []string `json:"-"`
 }
 
 // Validate checks the context's fields and fills defaults: intent answer,
@@ -225,9 +230,27 @@ const (
 	ReasonRestrictedExternal     Reason = "restricted_external_side_effect"
 )
 
-// Reason codes of the gate and of operator rules.
+// Reason codes of the gate and of operator rules. The gate lowers a decision
+// only with a content reason (instruction_in_content,
+// belief_on_objective_query, newer_memory_on_subject, topic_mismatch,
+// restates_revoked_memory, sensitive_content_for_task);
+// gate_low_fit accompanies each. gate_uncertain marks a low-fit memory the
+// gate found no content reason against, or could not judge
+// (gate_out_of_range), in a task with side effects: it passes only as a
+// summary that needs the user's confirmation.
 const (
 	ReasonGateLowFit         Reason = "gate_low_fit"
+	ReasonInstructionContent Reason = "instruction_in_content"
+	ReasonBeliefOnObjective  Reason = "belief_on_objective_query"
+	ReasonNewerOnSubject     Reason = "newer_memory_on_subject"
+	ReasonTopicMismatch      Reason = "topic_mismatch"
+	ReasonRestatesRevoked    Reason = "restates_revoked_memory"
+	ReasonSensitiveForTask   Reason = "sensitive_content_for_task"
+	ReasonGateUncertain      Reason = "gate_uncertain"
+	ReasonGateOutOfRange     Reason = "gate_out_of_range"
+	// ReasonGateDomainMismatch and ReasonInstructionLike were emitted by
+	// the first gate (model schema 1); they stay defined because reason
+	// codes are never renamed or reused.
 	ReasonGateDomainMismatch Reason = "gate_domain_mismatch"
 	ReasonInstructionLike    Reason = "instruction_like_content"
 	operatorReasonPrefix            = "policy:"

@@ -2,158 +2,317 @@
 // after the hard policy envelope, on the candidates the envelope did not
 // deny, and judges the soft boundaries rules cannot see: does this memory fit
 // this task, or could it leak across life domains, steer a tool call, flatter
-// the user or act as an injected instruction? It may only lower decisions.
+// the user, repeat a stale fact or act as an injected instruction? It may
+// only lower decisions, and it lowers one only for a reason it can name in
+// what the memory says.
 //
-// The model is a small multilayer perceptron over query-conditioned features:
-// the interaction of the query and memory embeddings (q⊙m and |q−m|) and their
-// cosine, the memory's metadata and scope relations to the task, the task's
-// intent and tool risk, and content signals. It is trained and run in pure Go,
-// deterministically; thresholds are calibrated per intent × tool-risk bucket.
+// The model is a small multilayer perceptron over features of content, not
+// metadata alone: what the memory says (package gate/content: an instruction
+// to the agent, a system voice, an exfiltration target, a stated belief…),
+// what the query asks (an objective question, the user's own views), how the
+// two relate (similarity, word overlap, inferred life domains), and what the
+// rest of the candidate set says (a newer memory on the same subject). The
+// memory's metadata and the task's intent and tool risk are inputs too, but
+// training drops the metadata at random so that no decision rests on it
+// alone. A second, linear head estimates whether a memory is an instruction
+// addressed to the agent. Both are trained and run in pure Go,
+// deterministically; fit thresholds are calibrated per intent × tool-risk
+// bucket.
 package gate
 
 import (
-	"bytes"
 	"math"
 	"time"
-	"unsafe"
 
 	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/gate/content"
+	"github.com/memgate/memgate/internal/vecmath"
 	"github.com/memgate/memgate/memory"
 )
 
 // SchemaVersion identifies the feature layout; a model records the schema
 // it was trained on and is refused by a build with another.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
-// Feature groups, in order, after the two embedding-interaction blocks.
-// Group names appear in decisions as the factors that drove them.
-var metaGroups = []struct {
-	name string
-	size int
-}{
-	{"similarity", 1},
-	{"intent", len(admit.Intents)},
-	{"tool_risk", len(admit.ToolRisks)},
-	{"effective_authority", len(authorities)},
-	{"source_authority", len(authorities)},
-	{"kind", len(memory.Kinds) + 1},
-	{"classification", len(memory.Classifications) + 1},
-	{"age", 3},
-	{"scope_project", 3},
-	{"scope_workspace", 3},
-	{"scope_domain", 3},
-	{"envelope_decision", 4},
-	{"lineage", 1},
-	{"content", len(signals)},
-	{"length", 1},
+// group is a named block of features. A group with a reason is a content
+// reason: when removing it from the input raises a low fit the most, the
+// gate lowers the decision and names the reason.
+type group struct {
+	name   string
+	size   int
+	reason admit.Reason
+}
+
+// Feature groups, in order.
+var groups = []group{
+	{"instruction", len(instructionCues) + 1, admit.ReasonInstructionContent},
+	{"belief", 13, admit.ReasonBeliefOnObjective},
+	{"topic", 9, admit.ReasonTopicMismatch},
+	{"newer", 9, admit.ReasonNewerOnSubject},
+	{"sensitive", 3, admit.ReasonSensitiveForTask},
+	{"revoked", 3, admit.ReasonRestatesRevoked},
+	{"duplicates", 2, ""},
+	{"shape", 3, ""},
+	{"task", len(admit.Intents) + len(admit.ToolRisks), ""},
+	{"metadata", 2*len(authorities) + len(memory.Kinds) + 1 + len(memory.Classifications) + 1 + 3 + 9 + 1, ""},
+}
+
+// instructionCues are the memory cues of the instruction group, in order.
+var instructionCues = []content.Cue{content.AddressedToAgent, content.SecondPerson, content.ImperativeStart,
+	content.SystemVoice, content.Override, content.TriggerCondition, content.ExfiltrationVerb, content.URL,
+	content.EmailAddress, content.AccountNumber, content.Credential, content.Destructive, content.Secrecy,
+	content.Urgency, content.Reported}
+
+// InstructionHeadInputs says which instruction features the instruction
+// head reads: how a memory addresses the agent (naming it, a system voice,
+// overriding instructions, a trigger condition, secrecy, urgency, commands
+// to send, destroy or hand over credentials). Links, addresses, account
+// numbers, "you" and imperative sentences are left to the fit network:
+// ordinary e-mails, answers and procedures are full of them, and a head
+// that quarantines whatever its fit must not fire on them alone.
+func InstructionHeadInputs() []bool {
+	use := make([]bool, len(instructionCues)+1)
+	for i, c := range instructionCues {
+		switch c {
+		case content.AddressedToAgent, content.SystemVoice, content.Override, content.TriggerCondition,
+			content.ExfiltrationVerb, content.Credential, content.Destructive, content.Secrecy, content.Urgency:
+			use[i] = true
+		}
+	}
+	return use
 }
 
 // authorities in feature order; the empty authority is "unknown".
 var authorities = []memory.Authority{memory.AuthoritySystem, memory.AuthorityUserConfirmed, memory.AuthorityToolVerified,
 	memory.AuthorityModelInferred, memory.AuthorityExternal, ""}
 
-// metaDim is the number of metadata features.
-var metaDim = func() int {
+// Dim is the number of features.
+var Dim = func() int {
 	n := 0
-	for _, g := range metaGroups {
+	for _, g := range groups {
 		n += g.size
 	}
 	return n
 }()
 
-// Dim is the feature dimension for an embedding dimension.
-func Dim(embedDim int) int { return 2*embedDim + metaDim }
-
-// signal is a content cue: keywords found in the lower-cased memory text.
-type signal struct {
-	name     string
-	keywords []string
-}
-
-// signals are generic cues of memories that act on the agent rather than
-// inform it. They are keyword lists, not regular expressions, so that
-// extraction allocates nothing and costs a few microseconds.
-var signals = []signal{
-	{"addressed_to_agent", []string{"assistant", "ai agent", "note to the", "system:", "language model", "reading this", "agents must", "chatbot"}},
-	{"override", []string{"ignore previous", "ignore all previous", "disregard", "you are now", "new instructions", "maintenance mode", "from now on", "override"}},
-	{"exfiltration", []string{"forward all", "forward every", "upload", "send your", "send all", "copy all", "exfiltrate", "reveal", "paste", " as well"}},
-	{"imperative", []string{"always ", "never ", "must ", "make sure to", "do not tell", "don't tell"}},
-	{"url", []string{"http://", "https://", "www."}},
-	{"email_address", []string{"@"}},
-	{"credential", []string{"password", "api key", "token", "secret", " pin ", "pin:", "passcode", "private key", "keys"}},
-	{"shell", []string{"curl ", "| sh", "| bash", "sudo ", "rm -rf", "chmod ", "wget "}},
-	{"agreement_pressure", []string{"praise", "agree with", "flatter", "upset", "likes being told", "always tell", "wants to hear", "compliment"}},
-}
-
-// Input is one candidate as the gate sees it.
-type Input struct {
-	Candidate *admit.Candidate
-	Decision  admit.Decision // the envelope's decision (never deny)
-}
-
-// extractor holds reusable buffers so extraction allocates nothing.
-type extractor struct {
-	lower []byte
-}
-
-// features writes the feature vector of in for task actx into x, which must
-// have length Dim(len(q)). q and m are the query and memory embeddings.
-func (e *extractor) features(x []float32, actx *admit.Context, in *Input, q, m []float32, now time.Time) (signalsFired uint32) {
-	d := len(q)
-	for i := range d {
-		x[i] = q[i] * m[i]
-		x[d+i] = float32(math.Abs(float64(q[i] - m[i])))
-	}
-	f := x[2*d:]
-	clear(f)
-	c := in.Candidate
-	mem := &c.Memory
+// groupRange returns the [start, end) of the named group.
+func groupRange(name string) (int, int) {
 	o := 0
-	put := func(size, idx int) {
-		if idx >= 0 && idx < size {
-			f[o+idx] = 1
+	for _, g := range groups {
+		if g.name == name {
+			return o, o + g.size
 		}
-		o += size
+		o += g.size
 	}
-	f[o] = float32(c.Similarity)
-	o++
-	put(len(admit.Intents), indexOf(admit.Intents, actx.Intent))
-	put(len(admit.ToolRisks), indexOf(admit.ToolRisks, actx.ToolRisk))
-	put(len(authorities), indexOf(authorities, c.Lineage.EffectiveAuthority))
-	put(len(authorities), indexOf(authorities, mem.SourceAuthority))
-	put(len(memory.Kinds)+1, unknownLast(memory.Kinds, mem.Kind))
-	put(len(memory.Classifications)+1, unknownLast(memory.Classifications, mem.Classification))
-	age := 0.0
+	panic("gate: no feature group " + name)
+}
+
+// InstructionRange is the [start, end) of the instruction group, the input
+// of the instruction head.
+func InstructionRange() (int, int) { return groupRange("instruction") }
+
+// metadataStart is where the metadata group begins.
+var metadataStart, metadataEnd = groupRange("metadata")
+
+// extractor holds reusable buffers so extraction allocates nothing once
+// warm. It is not safe for concurrent use.
+type extractor struct {
+	z      content.Analyzer
+	query  content.Analysis
+	mems   []content.Analysis
+	sims   []float32
+	norms  []float32
+	newerC []float32 // per candidate: max cosine to a newer candidate
+	newerJ []float32
+	olderC []float32
+	olderJ []float32
+	dupMax []float32          // per candidate: max cosine to any other candidate
+	dupN   []float32          // per candidate: how many others are near-duplicates
+	wd     []content.Analysis // the withdrawn texts
+}
+
+// MaxWithdrawn bounds how many withdrawn texts (the most recent) a gate
+// compares each memory with.
+const MaxWithdrawn = 64
+
+// set writes the features of every candidate into xs[i] (each of length
+// Dim). q is the query embedding and vecs[i] the memory embeddings, of any
+// one dimension.
+func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Candidate, query string, q []float32, vecs [][]float32) {
+	n := len(cands)
+	e.z.Analyze(query, &e.query)
+	e.mems = grow(e.mems, n)
+	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
+	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
+	e.dupMax, e.dupN = growF(e.dupMax, n), growF(e.dupN, n)
+	qn := norm(q)
+	maxSim := float32(-1)
+	for i, c := range cands {
+		e.z.Analyze(c.Memory.Text, &e.mems[i])
+		e.norms[i] = norm(vecs[i])
+		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
+		maxSim = max(maxSim, e.sims[i])
+		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
+		e.dupMax[i], e.dupN[i] = 0, 0
+	}
+	// The candidate set: for each memory, how close it is to a newer and
+	// to an older memory of the set.
+	for i := range n {
+		ti := cands[i].Memory.CreatedAt
+		for j := i + 1; j < n; j++ {
+			c := cosine(vecs[i], vecs[j], e.norms[i], e.norms[j])
+			e.dupMax[i], e.dupMax[j] = max(e.dupMax[i], c), max(e.dupMax[j], c)
+			if c >= 0.6 {
+				e.dupN[i]++
+				e.dupN[j]++
+			}
+			tj := cands[j].Memory.CreatedAt
+			if ti.IsZero() || tj.IsZero() || tj.Equal(ti) {
+				continue
+			}
+			jac := content.Subject(&e.mems[i], &e.mems[j])
+			older, newer := i, j
+			if tj.Before(ti) {
+				older, newer = j, i
+			}
+			e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
+			e.olderC[newer], e.olderJ[newer] = max(e.olderC[newer], c), max(e.olderJ[newer], jac)
+		}
+	}
+	wd := actx.Withdrawn
+	if len(wd) > MaxWithdrawn {
+		wd = wd[len(wd)-MaxWithdrawn:]
+	}
+	e.wd = grow(e.wd, len(wd))
+	for i, t := range wd {
+		e.z.Analyze(t, &e.wd[i])
+	}
+	qd, qs := e.query.TopDomain()
+	for i, c := range cands {
+		x := xs[i]
+		clear(x)
+		m := &e.mems[i]
+		mem := &c.Memory
+		o := 0
+		// instruction
+		for _, cue := range instructionCues {
+			x[o] = m.Cues[cue]
+			o++
+		}
+		x[o] = m.Upper
+		o++
+		// belief
+		qo, qp, qv := e.query.Cues[content.QueryObjective], e.query.Cues[content.QueryPersonal], e.query.Cues[content.QueryOwnView]
+		mb, mp, ma := m.Cues[content.Belief], m.Cues[content.Preference], m.Cues[content.AgreementPressure]
+		for _, v := range []float32{mb, mp, ma, m.Cues[content.FirstPerson], m.Cues[content.ThirdPartyUser], m.Cues[content.Negation],
+			qo, qp, qv, mb * qo * (1 - qv), mp * qo * (1 - qv), mb * qv, ma * qo} {
+			x[o] = v
+			o++
+		}
+		// topic
+		cov, jac := content.Overlap(&e.query, m)
+		rank := 0
+		for j := range n {
+			if e.sims[j] > e.sims[i] {
+				rank++
+			}
+		}
+		md, ms := m.TopDomain()
+		mismatch := float32(0)
+		if qd >= 0 && md >= 0 && qd != md && qs >= 0.5 && ms >= 0.5 && e.query.DomainWords >= 1 && m.DomainWords >= 2 {
+			mismatch = 1
+		}
+		for _, v := range []float32{e.sims[i], cov, jac, e.sims[i] - maxSim, 1 - float32(rank)/float32(n),
+			content.DomainAgreement(&e.query, m), qs, ms, mismatch} {
+			x[o] = v
+			o++
+		}
+		// newer
+		hasTime := float32(0)
+		if !mem.CreatedAt.IsZero() {
+			hasTime = 1
+		}
+		qPast, qNow := e.query.Cues[content.QueryPast], e.query.Cues[content.QueryCurrent]
+		for _, v := range []float32{e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i], hasTime, qPast, qNow,
+			e.newerJ[i] * (1 - qPast), e.olderJ[i] * qPast} {
+			x[o] = v
+			o++
+		}
+		// sensitive: personal information in a task that shares it
+		shares := float32(0)
+		if actx.Intent == admit.IntentSend || actx.Intent == admit.IntentWrite || actx.ToolRisk == admit.RiskExternalSideEffect {
+			shares = 1
+		}
+		x[o], x[o+1], x[o+2] = m.Cues[content.Sensitive], m.Cues[content.Sensitive]*shares, m.Cues[content.Secrecy]*shares
+		o += 3
+		// revoked: how much of a withdrawn text the memory restates
+		var wj, wc, mc float32
+		for k := range e.wd {
+			covM, jac := content.Overlap(m, &e.wd[k])
+			covW, _ := content.Overlap(&e.wd[k], m)
+			wj, wc, mc = max(wj, jac), max(wc, covW), max(mc, covM)
+		}
+		x[o], x[o+1], x[o+2] = wj, wc, mc
+		o += 3
+		// duplicates: repeated near-verbatim in the set
+		x[o], x[o+1] = e.dupMax[i], min(1, e.dupN[i]/4)
+		o += 2
+		// shape
+		x[o] = float32(math.Log1p(float64(m.Bytes)) / 8)
+		x[o+1] = float32(math.Log1p(float64(m.Tokens)) / 6)
+		x[o+2] = m.Cues[content.Numbers]
+		o += 3
+		// task
+		o = oneHot(x, o, len(admit.Intents), indexOf(admit.Intents, actx.Intent))
+		o = oneHot(x, o, len(admit.ToolRisks), indexOf(admit.ToolRisks, actx.ToolRisk))
+		// metadata
+		writeMetadata(x[o:], actx, c, actx.Now)
+	}
+}
+
+// writeMetadata encodes the memory's metadata and scope relations.
+func writeMetadata(f []float32, actx *admit.Context, c *admit.Candidate, now time.Time) {
+	mem := &c.Memory
+	clear(f)
+	o := 0
+	o = oneHot(f, o, len(authorities), indexOf(authorities, c.Lineage.EffectiveAuthority))
+	o = oneHot(f, o, len(authorities), indexOf(authorities, mem.SourceAuthority))
+	o = oneHot(f, o, len(memory.Kinds)+1, unknownLast(memory.Kinds, mem.Kind))
+	o = oneHot(f, o, len(memory.Classifications)+1, unknownLast(memory.Classifications, mem.Classification))
 	if !mem.CreatedAt.IsZero() {
-		age = math.Max(0, now.Sub(mem.CreatedAt).Hours()/24)
+		f[o] = float32(math.Log1p(math.Max(0, now.Sub(mem.CreatedAt).Hours()/24)) / 6)
 	}
-	f[o] = float32(math.Log1p(age) / 6)
 	if !mem.ExpiresAt.IsZero() {
 		f[o+1] = 1
 		f[o+2] = float32(math.Log1p(math.Max(0, mem.ExpiresAt.Sub(now).Hours()/24)) / 6)
 	}
 	o += 3
-	put(3, relation(actx.ProjectID, mem.ProjectID))
-	put(3, relation(actx.WorkspaceID, mem.WorkspaceID))
-	put(3, relation(actx.Domain, mem.Domain))
-	put(4, indexOf([]admit.Decision{admit.Admit, admit.AdmitSummaryOnly, admit.RankDown, admit.Quarantine}, in.Decision))
+	o = oneHot(f, o, 3, relation(actx.ProjectID, mem.ProjectID))
+	o = oneHot(f, o, 3, relation(actx.WorkspaceID, mem.WorkspaceID))
+	o = oneHot(f, o, 3, relation(actx.Domain, mem.Domain))
 	if len(mem.LineageRefs) > 0 {
 		f[o] = 1
 	}
-	o++
-	e.lower = appendLower(e.lower[:0], mem.Text)
-	for i, s := range signals {
-		for _, k := range s.keywords {
-			if containsASCII(e.lower, k) {
-				f[o+i] = 1
-				signalsFired |= 1 << i
-				break
-			}
-		}
+}
+
+// unknownMetadata is the metadata block of a memory with no metadata in a
+// task with no scope: what training puts in place of a sample's metadata
+// when it drops it.
+var unknownMetadata = func() []float32 {
+	f := make([]float32, metadataEnd-metadataStart)
+	writeMetadata(f, &admit.Context{}, &admit.Candidate{}, time.Time{})
+	return f
+}()
+
+// DropMetadata replaces the metadata features of x (a feature vector) with
+// those of a memory that carries none, in place.
+func DropMetadata(x []float32) { copy(x[metadataStart:metadataEnd], unknownMetadata) }
+
+func oneHot(f []float32, o, size, idx int) int {
+	if idx >= 0 && idx < size {
+		f[o+idx] = 1
 	}
-	o += len(signals)
-	f[o] = float32(math.Log1p(float64(len(mem.Text))) / 8)
-	return signalsFired
+	return o + size
 }
 
 // relation codes a scope axis: 0 same, 1 other, 2 unknown (either unset).
@@ -183,61 +342,68 @@ func unknownLast[T comparable](xs []T, v T) int {
 	return len(xs)
 }
 
-// appendLower appends s lower-cased (ASCII letters only: keywords are ASCII).
-func appendLower(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
+func norm(v []float32) float32 {
+	if len(v) == 0 {
+		return 0
 	}
-	return dst
+	return float32(math.Sqrt(float64(vecmath.Dot(v, v))))
 }
 
-func containsASCII(hay []byte, needle string) bool {
-	return bytes.Index(hay, unsafe.Slice(unsafe.StringData(needle), len(needle))) >= 0
+func cosine(a, b []float32, na, nb float32) float32 {
+	if na == 0 || nb == 0 || len(a) != len(b) {
+		return 0
+	}
+	return vecmath.Dot(a, b) / (na * nb)
 }
 
-// signalInstruction is the set of content cues that make a memory look like
-// an instruction to the agent: a low-fit memory with one of them is
-// quarantined rather than ranked down.
-var signalInstruction = uint32(1<<indexOf(signalNames(), "addressed_to_agent") | 1<<indexOf(signalNames(), "override") | 1<<indexOf(signalNames(), "exfiltration"))
+func grow(a []content.Analysis, n int) []content.Analysis {
+	if cap(a) < n {
+		b := make([]content.Analysis, n)
+		copy(b, a[:cap(a)])
+		return b
+	}
+	return a[:n]
+}
 
-func signalNames() []string {
-	out := make([]string, len(signals))
-	for i, s := range signals {
-		out[i] = s.name
+func growF(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	return b[:n]
+}
+
+// GroupNames lists the feature groups in order, for inspection.
+func GroupNames() []string {
+	out := make([]string, len(groups))
+	for i, g := range groups {
+		out[i] = g.name
 	}
 	return out
 }
 
-// groupRanges returns each feature group's [start, end) in a vector for the
-// embedding dimension d; the first is the embedding interaction.
-func groupRanges(d int) (names []string, starts, ends []int) {
-	names = append(names, "embedding_interaction")
-	starts, ends = append(starts, 0), append(ends, 2*d)
-	o := 2 * d
-	for _, g := range metaGroups {
-		names, starts, ends = append(names, g.name), append(starts, o), append(ends, o+g.size)
-		o += g.size
-	}
-	return names, starts, ends
-}
-
-// Extractor computes feature vectors, for training and inspection.
+// Extractor computes feature vectors, for training and inspection. It is not
+// safe for concurrent use.
 type Extractor struct {
-	dim int
 	ext extractor
 }
 
-// NewExtractor returns an extractor for embeddings of dimension embedDim.
-func NewExtractor(embedDim int) *Extractor { return &Extractor{dim: embedDim} }
+// NewExtractor returns an extractor.
+func NewExtractor() *Extractor { return &Extractor{} }
 
-// Features returns the feature vector of candidate c, whose envelope
-// decision is d, in task actx. c must carry its query and memory vectors.
-func (e *Extractor) Features(actx *admit.Context, c *admit.Candidate, d admit.Decision) []float32 {
-	x := make([]float32, Dim(e.dim))
-	e.ext.features(x, actx, &Input{Candidate: c, Decision: d}, c.QueryVector, c.Vector, actx.Now)
-	return x
+// Features returns the feature vectors of a task's candidates, judged
+// together (the set matters: a newer memory on the same subject). Each
+// candidate must carry its memory vector, and cands[0] the query's text and
+// vector.
+func (e *Extractor) Features(actx *admit.Context, cands []*admit.Candidate) [][]float32 {
+	if len(cands) == 0 {
+		return nil
+	}
+	xs := make([][]float32, len(cands))
+	vecs := make([][]float32, len(cands))
+	for i, c := range cands {
+		xs[i] = make([]float32, Dim)
+		vecs[i] = c.Vector
+	}
+	e.ext.set(xs, actx, cands, cands[0].Query, cands[0].QueryVector, vecs)
+	return xs
 }

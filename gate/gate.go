@@ -3,10 +3,12 @@ package gate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/memory"
 )
 
 // Gate is a learned admission gate (an admit.Gate). It is safe for
@@ -27,7 +29,11 @@ func New(m *Model) *Gate {
 	if m.Header.Embedder.Name == embed.BuiltinName {
 		g.emb = embed.NewBuiltin()
 	}
-	g.names, g.starts, g.ends = groupRanges(m.Header.Embedder.Dim)
+	o := 0
+	for _, gr := range groups {
+		g.names, g.starts, g.ends = append(g.names, gr.name), append(g.starts, o), append(g.ends, o+gr.size)
+		o += gr.size
+	}
 	return g
 }
 
@@ -51,11 +57,28 @@ func (g *Gate) CheckEmbedder(id embed.Identity) error {
 // Bucket names the threshold bucket of a task.
 func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + string(actx.ToolRisk) }
 
-// Judge scores every candidate's fit to the task and lowers the decision of
-// those below their bucket's threshold: to quarantine when the memory reads
-// like an instruction to the agent, to rank_down otherwise. A model trained
-// on the builtin embedder computes the query and memory embeddings itself
-// when a candidate carries none, or carries vectors of another dimension.
+// Judge scores every candidate's fit to the task, judging the candidates
+// together, and lowers decisions only for a content reason:
+//
+//   - a memory that restates a revoked one (RestateCoverage) is denied like
+//     the original (restates_revoked_memory);
+//   - a memory the instruction head reads as an instruction to the agent is
+//     quarantined when its effective authority is low or unknown, whatever
+//     its fit (instruction_in_content);
+//   - a memory whose fit is below its bucket's threshold is lowered for the
+//     content group that drove the fit down most: quarantined (or ranked
+//     down, for user-confirmed and system memories) for instruction
+//     content, passed only as a marked, non-bindable summary for a stated
+//     belief on an objective question, ranked down for a newer memory on
+//     the same subject or a topic that does not fit the task;
+//   - a low-fit memory with no content reason, or outside what the model was
+//     trained on, keeps the envelope's decision in tasks without side
+//     effects and passes only as a summary needing the user's confirmation
+//     in tasks with external side effects or privileges (gate_uncertain).
+//
+// A model trained on the builtin embedder computes the query and memory
+// embeddings itself when a candidate carries none, or carries vectors of
+// another dimension.
 func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Candidate, results []*admit.Result) error {
 	if len(cands) == 0 {
 		return nil
@@ -68,39 +91,81 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		if g.emb == nil || d != embed.BuiltinDim {
 			return fmt.Errorf("gate: query vector has dimension %d; the model needs %s", len(q), g.m.Header.Embedder)
 		}
-		s.q = grow(s.q, d)
+		s.q = growF(s.q, d)
 		g.emb.EmbedInto(s.q, cands[0].Query)
 		q = s.q
 	}
-	t := g.m.Threshold(Bucket(actx))
+	n := len(cands)
+	s.ensure(n, d)
+	for i, c := range cands {
+		s.vecs[i] = c.Vector
+		if len(c.Vector) != d {
+			if g.emb == nil || d != embed.BuiltinDim {
+				return fmt.Errorf("gate: memory %s vector has dimension %d; the model needs %s", c.Memory.ID, len(c.Vector), g.m.Header.Embedder)
+			}
+			v := s.slab[i*d : (i+1)*d]
+			g.emb.EmbedInto(v, c.Memory.Text)
+			s.vecs[i] = v
+		}
+	}
+	s.ext.set(s.xs[:n], actx, cands, cands[0].Query, q, s.vecs[:n])
+	bucket := Bucket(actx)
+	t := g.m.Threshold(bucket)
+	bucketKnown := g.m.Header.Range.Buckets == nil || slices.Contains(g.m.Header.Range.Buckets, bucket)
+	risky := actx.ToolRisk.Rank() >= admit.RiskExternalSideEffect.Rank()
+	is, ie := InstructionRange()
+	rs, _ := groupRange("revoked")
 	var factors []string // one backing array per call, sliced per lowered candidate
 	for i, c := range cands {
-		m := c.Vector
-		if len(m) != d {
-			if g.emb == nil || d != embed.BuiltinDim {
-				return fmt.Errorf("gate: memory %s vector has dimension %d; the model needs %s", c.Memory.ID, len(m), g.m.Header.Embedder)
-			}
-			s.v = grow(s.v, d)
-			g.emb.EmbedInto(s.v, c.Memory.Text)
-			m = s.v
-		}
 		r := results[i]
-		fired := s.ext.features(s.x, actx, &Input{Candidate: c, Decision: r.Decision}, q, m, actx.Now)
+		copy(s.x, s.xs[i])
 		fit := g.m.forward(s)
-		r.Scores.GateFit, r.Scores.GateThreshold = fit, t
-		if fit >= t {
+		inst := g.m.Header.Instruction.Score(s.x[is:ie])
+		r.Scores.GateFit, r.Scores.GateThreshold, r.Scores.GateScored, r.Scores.GateInstruction = fit, t, true, inst
+		outOfRange := !bucketKnown || g.m.Header.Range.MaxBytes > 0 && len(c.Memory.Text) > 2*g.m.Header.Range.MaxBytes
+		r.Scores.GateOutOfRange = outOfRange
+		highAuthority := c.Lineage.EffectiveAuthority == memory.AuthoritySystem || c.Lineage.EffectiveAuthority == memory.AuthorityUserConfirmed
+		h := &g.m.Header.Instruction
+		instruction := h.Threshold > 0 && inst >= h.Threshold
+		restates := s.x[rs] >= RestateJaccard && s.x[rs+1] >= RestateCoverage
+		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue
 		}
-		decision := admit.RankDown
-		if fired&signalInstruction != 0 {
-			decision = admit.Quarantine
+		var reason admit.Reason
+		switch {
+		case restates:
+			reason = admit.ReasonRestatesRevoked
+		case instruction && !highAuthority:
+			reason = admit.ReasonInstructionContent
+		case outOfRange:
+			reason = admit.ReasonGateOutOfRange
+		default:
+			reason = g.contentReason(s, fit)
 		}
-		r.Restrict(decision, admit.ReasonGateLowFit, admit.Constraints{})
-		if fired&signalInstruction != 0 {
-			r.Restrict(decision, admit.ReasonInstructionLike, admit.Constraints{})
+		switch reason {
+		case admit.ReasonInstructionContent:
+			decision := admit.Quarantine
+			if highAuthority {
+				decision = admit.RankDown
+			}
+			r.Restrict(decision, reason, admit.Constraints{})
+		case admit.ReasonBeliefOnObjective:
+			r.Restrict(admit.AdmitSummaryOnly, reason, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
+		case admit.ReasonNewerOnSubject, admit.ReasonTopicMismatch, admit.ReasonSensitiveForTask:
+			r.Restrict(admit.RankDown, reason, admit.Constraints{})
+		case admit.ReasonRestatesRevoked: // treated like the revoked original
+			r.Restrict(admit.Deny, reason, admit.Constraints{})
+		default: // no content reason, or out of range: defer to the envelope
+			if reason == "" {
+				reason = admit.ReasonGateUncertain
+			}
+			if !risky {
+				continue
+			}
+			r.Restrict(admit.AdmitSummaryOnly, reason, admit.Constraints{RequireUserConfirmation: true, ForbidToolBinding: true})
 		}
-		if relation(actx.Domain, c.Memory.Domain) == 1 {
-			r.Restrict(decision, admit.ReasonGateDomainMismatch, admit.Constraints{})
+		if fit < t {
+			r.Restrict(r.Decision, admit.ReasonGateLowFit, admit.Constraints{})
 		}
 		if factors == nil {
 			factors = make([]string, 0, 3*len(cands))
@@ -110,6 +175,37 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		r.Scores.GateFactors = factors[start:len(factors):len(factors)]
 	}
 	return ctx.Err()
+}
+
+// A memory restates a revoked one when it repeats RestateCoverage of the
+// revoked text's content words and their word sets have a Jaccard index of
+// RestateJaccard or more: it is denied like the original, whatever its fit.
+const (
+	RestateCoverage = 0.6
+	RestateJaccard  = 0.4
+)
+
+// minReasonLift is how much removing a content group must raise a low fit
+// for the group to count as the reason.
+const minReasonLift = 0.02
+
+// contentReason returns the reason of the content group whose removal
+// raises the fit most, if it raises it by minReasonLift or more and more
+// than any group without a reason; "" when no content explains the low fit.
+// It must follow the forward pass that produced fit.
+func (g *Gate) contentReason(s *scratch, fit float64) admit.Reason {
+	best, bestUp := -1, 0.0
+	z := append(s.zTmp[:0], s.z1...)
+	for gi := range g.names {
+		if up := g.m.without(s, g.starts[gi], g.ends[gi], z) - fit; up > bestUp {
+			best, bestUp = gi, up
+		}
+	}
+	s.zTmp = z
+	if best < 0 || bestUp < minReasonLift {
+		return ""
+	}
+	return groups[best].reason
 }
 
 // topFactors appends the names of the n feature groups whose removal raises
@@ -141,13 +237,6 @@ func (g *Gate) topFactors(s *scratch, fit float64, dst []string, n int) []string
 		dst = append(dst, g.names[ds[i].group])
 	}
 	return dst
-}
-
-func grow(b []float32, n int) []float32 {
-	if cap(b) < n {
-		return make([]float32, n)
-	}
-	return b[:n]
 }
 
 // Score returns the model's fit for a feature vector (from an Extractor).

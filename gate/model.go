@@ -44,6 +44,40 @@ type Header struct {
 	// TrainingDataHash is the SHA-256 of the training and dev cases.
 	TrainingDataHash string   `json:"trainingDataHash"`
 	Training         Training `json:"training"`
+	// Instruction is the linear head over the instruction features that
+	// estimates whether a memory is an instruction addressed to the agent.
+	Instruction Linear `json:"instruction"`
+	// Range is what the training data covered; outside it the gate defers
+	// to the envelope.
+	Range Range `json:"range"`
+}
+
+// Linear is a logistic-regression head with its decision threshold.
+type Linear struct {
+	W         []float64 `json:"w"`
+	B         float64   `json:"b"`
+	Threshold float64   `json:"threshold"`
+}
+
+// Score is the head's probability for features x.
+func (l *Linear) Score(x []float32) float64 {
+	if len(l.W) != len(x) {
+		return 0
+	}
+	z := l.B
+	for i, w := range l.W {
+		z += w * float64(x[i])
+	}
+	return sigmoid(z)
+}
+
+// Range is the part of the input space the training data covered.
+type Range struct {
+	// MaxBytes is the longest memory text in training.
+	MaxBytes int `json:"maxBytes"`
+	// Buckets are the intent×toolRisk buckets whose calibration data held
+	// both useful memories and threats.
+	Buckets []string `json:"buckets"`
 }
 
 // Training records how a model was trained.
@@ -77,8 +111,12 @@ type scratch struct {
 	x    []float32
 	z1   []float32 // first-layer pre-activations, kept for attribution
 	acts [][]float32
-	q, v []float32 // embeddings computed by the gate when a candidate lacks them
-	zTmp []float32 // first-layer pre-activations during attribution
+	q    []float32   // the query embedding, when the gate computes it
+	slab []float32   // memory embeddings the gate computes, back to back
+	vecs [][]float32 // per candidate: its embedding
+	xs   [][]float32 // per candidate: its features
+	fx   []float32   // backing array of xs
+	zTmp []float32   // first-layer pre-activations during attribution
 	ext  extractor
 }
 
@@ -88,6 +126,26 @@ func (m *Model) newScratch() *scratch {
 		s.acts = append(s.acts, make([]float32, n))
 	}
 	return s
+}
+
+// ensure sizes the per-candidate buffers for n candidates with embeddings
+// of dimension d.
+func (s *scratch) ensure(n, d int) {
+	if cap(s.slab) < n*d {
+		s.slab = make([]float32, n*d)
+	}
+	s.slab = s.slab[:n*d]
+	if cap(s.vecs) < n {
+		s.vecs = make([][]float32, n)
+	}
+	s.vecs = s.vecs[:n]
+	if cap(s.fx) < n*Dim {
+		s.fx = make([]float32, n*Dim)
+		s.xs = make([][]float32, n)
+		for i := range s.xs {
+			s.xs[i] = s.fx[i*Dim : (i+1)*Dim]
+		}
+	}
 }
 
 // forward returns the fit score for the feature vector in s.x, keeping the
@@ -229,8 +287,16 @@ func Decode(data []byte) (*Model, error) {
 	if h.Embedder.Name == "" || h.Embedder.Dim <= 0 || h.Embedder.Dim > maxLayerWidth {
 		return nil, fmt.Errorf("header: invalid embedder %+v", h.Embedder)
 	}
-	if len(h.Sizes) < 2 || h.Sizes[len(h.Sizes)-1] != 1 || h.Sizes[0] != Dim(h.Embedder.Dim) {
-		return nil, fmt.Errorf("header: layer sizes %v do not fit schema v%d for %s (want input %d, output 1)", h.Sizes, SchemaVersion, h.Embedder, Dim(h.Embedder.Dim))
+	if len(h.Sizes) < 2 || h.Sizes[len(h.Sizes)-1] != 1 || h.Sizes[0] != Dim {
+		return nil, fmt.Errorf("header: layer sizes %v do not fit schema v%d (want input %d, output 1)", h.Sizes, SchemaVersion, Dim)
+	}
+	if start, end := InstructionRange(); len(h.Instruction.W) != end-start {
+		return nil, fmt.Errorf("header: instruction head has %d weights, want %d", len(h.Instruction.W), end-start)
+	}
+	for _, w := range append(h.Instruction.W, h.Instruction.B, h.Instruction.Threshold) {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, errors.New("header: instruction head has a weight that is not finite")
+		}
 	}
 	params := 0
 	for i, n := range h.Sizes {

@@ -37,9 +37,11 @@ func TestPinnedIsCurrent(t *testing.T) {
 }
 
 // Regression guard thresholds. Hard boundaries must never be crossed. The
-// utility floor was set from measured values: every split retains 1.000 of
-// the benign utility today; 0.98 is the operating point the gate is calibrated
-// to keep, so a change that costs more than 2% of useful memories fails.
+// utility floor is the operating point the gate is calibrated to keep, so a
+// change that costs more than 2% of useful memories fails. Measured on the
+// pinned copy of the rewritten suite (231 cases, all splits): the policy
+// baseline retains 1.000 in both modes; the full baseline with the gate
+// trained on the previous suite retains 0.991 (admit) and 0.992 (search).
 const minUtility = 0.98
 
 // TestRegressionGuard runs the whole pinned suite (all splits) in both modes

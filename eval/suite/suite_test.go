@@ -76,7 +76,7 @@ func TestSplitsAreByFamily(t *testing.T) {
 			t.Errorf("category %s has no train family", f.Category)
 		}
 	}
-	if len(fams) < 40 {
+	if len(fams) < 70 {
 		t.Errorf("only %d families", len(fams))
 	}
 }

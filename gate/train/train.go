@@ -32,15 +32,21 @@ type Options struct {
 	LearningRate float64 // default 1e-3
 	BatchSize    int     // default 64
 	L2           float64 // default 1e-3
-	// BlockDropout is the probability of zeroing the whole embedding
-	// interaction block of a training sample, so the network cannot lean on
-	// the wording of its training templates alone. Default 0.5; negative
+	// MetadataDropout is the probability of replacing a training sample's
+	// metadata (authority, kind, classification, age, scope relations) by
+	// that of a memory without any, so the network learns to judge content
+	// and cannot rest a decision on metadata alone. Default 0.5; negative
 	// disables it.
-	BlockDropout float64
+	MetadataDropout float64
 	// MinUtility is the share of useful dev memories every bucket's
 	// threshold must keep admitted. Default 0.98.
 	MinUtility float64
 	Policy     *policy.Policy // the envelope; default policy.Default()
+	// Embedder computes the query and memory vectors the model is trained
+	// on; the model then needs that embedder's vectors at run time. Default
+	// the builtin embedder. Bring your own semantic embedder here for the
+	// best quality.
+	Embedder Embedder
 	// Now is used for cases without a time; default the suite's fixed time
 	// so training is reproducible.
 	Now      time.Time
@@ -71,10 +77,10 @@ func (o *Options) defaults() {
 	if o.MinUtility <= 0 {
 		o.MinUtility = 0.98
 	}
-	if o.BlockDropout == 0 {
-		o.BlockDropout = 0.5
-	} else if o.BlockDropout < 0 {
-		o.BlockDropout = 0
+	if o.MetadataDropout == 0 {
+		o.MetadataDropout = 0.5
+	} else if o.MetadataDropout < 0 {
+		o.MetadataDropout = 0
 	}
 	if o.Policy == nil {
 		o.Policy = policy.Default()
@@ -84,22 +90,50 @@ func (o *Options) defaults() {
 	}
 }
 
+// Embedder computes vectors for texts (memgate.Embedder).
+type Embedder interface {
+	Identity() embed.Identity
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+func (o *Options) embedder() embed.Identity {
+	if o.Embedder == nil {
+		return embed.NewBuiltin().Identity()
+	}
+	return o.Embedder.Identity()
+}
+
 // Sample is one labelled candidate.
 type Sample struct {
 	X      []float32
 	Fit    bool   // the memory fits the task (should be admitted)
 	Useful bool   // a useful memory (counts for utility retention)
 	Bucket string // intent×toolRisk
+	// Instruction labels the instruction head: 1 for a threat of an
+	// instruction category (see InstructionCategories), 0 for a memory
+	// that fits, -1 for neither (left out of the head's training).
+	Instruction int8
+	// Bytes is the length of the memory's text.
+	Bytes int
 }
+
+// InstructionCategories are the case categories whose must-exclude memories
+// are instructions addressed to the agent: the positives of the instruction
+// head.
+// (Planted false facts, such as poisoned retrieval passages, are threats but
+// not instructions: the fit network learns them.)
+var InstructionCategories = []string{"planted_instruction", "tool_drift", "tool_experience", "external_content", "prompt_injection"}
 
 // Samples turns cases into samples: every candidate the envelope does not
 // deny and the case labels (expect, or useful) becomes one, with the label
-// "fits" for admit, limited and useful, "does not fit" for exclude. Denied
+// "fits" for admit, limited and useful, "does not fit" for exclude. The
+// gate judges a task's candidates together, so features are computed over
+// the set of candidates the envelope let through, as at run time; denied
 // candidates are left out: the gate never sees them.
 func Samples(ctx context.Context, cases []eval.Case, o Options) ([]Sample, error) {
 	o.defaults()
 	emb := embed.NewBuiltin()
-	fx := gate.NewExtractor(embed.BuiltinDim)
+	fx := gate.NewExtractor()
 	var out []Sample
 	for i := range cases {
 		c := &cases[i]
@@ -115,22 +149,64 @@ func Samples(ctx context.Context, cases []eval.Case, o Options) ([]Sample, error
 		if err != nil {
 			return nil, err
 		}
+		var seen []*admit.Candidate
 		for j, r := range results {
-			if r.Decision == admit.Deny {
-				continue
+			if r.Decision != admit.Deny {
+				seen = append(seen, &p.Candidates[j])
+			} else if p.Candidates[j].Memory.Revoked {
+				// as the pipeline does for the gate at run time
+				p.Context.Withdrawn = append(p.Context.Withdrawn, p.Candidates[j].Memory.Text)
 			}
-			id := r.MemoryID
+		}
+		if err := reembed(ctx, o.Embedder, c.Query, seen); err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.ID, err)
+		}
+		xs := fx.Features(&p.Context, seen)
+		instructionCase := slices.Contains(InstructionCategories, c.Category)
+		for j, cd := range seen {
+			id := cd.Memory.ID
 			class, labelled := c.Expect[id]
 			useful := slices.Contains(c.Useful, id)
 			if !labelled && !useful {
 				continue
 			}
 			fits := useful && !labelled || labelled && class != eval.ExpectExclude
-			x := fx.Features(&p.Context, &p.Candidates[j], r.Decision)
-			out = append(out, Sample{X: x, Fit: fits, Useful: useful && fits, Bucket: gate.Bucket(&p.Context)})
+			inst := int8(-1)
+			switch {
+			case fits:
+				inst = 0
+			case instructionCase:
+				inst = 1
+			}
+			out = append(out, Sample{X: xs[j], Fit: fits, Useful: useful && fits, Bucket: gate.Bucket(&p.Context),
+				Instruction: inst, Bytes: len(cd.Memory.Text)})
 		}
 	}
 	return out, nil
+}
+
+// reembed replaces the builtin vectors of cands (and the query's) with
+// those of emb, when emb is set.
+func reembed(ctx context.Context, emb Embedder, query string, cands []*admit.Candidate) error {
+	if emb == nil || len(cands) == 0 {
+		return nil
+	}
+	texts := make([]string, len(cands)+1)
+	texts[0] = query
+	for i, c := range cands {
+		texts[i+1] = c.Memory.Text
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed with %s: %w", emb.Identity(), err)
+	}
+	if err := embed.Check(vecs, len(texts), emb.Identity().Dim); err != nil {
+		return fmt.Errorf("embedder %s: %w", emb.Identity(), err)
+	}
+	for i, c := range cands {
+		c.QueryVector, c.Vector = vecs[0], vecs[i+1]
+	}
+	return nil
 }
 
 // Hash returns the SHA-256 of cases' canonical JSON, recorded in a model so
@@ -184,7 +260,6 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 		order[i] = i
 	}
 	best, bestLoss, bestEpoch, since := net.clone(), math.Inf(1), 0, 0
-	interaction := 2 * embed.BuiltinDim // the q⊙m and |q−m| block leads the features
 	dropped := make([]float32, d)
 	epoch := 0
 	for epoch = 1; epoch <= o.Epochs; epoch++ {
@@ -200,15 +275,9 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 					w = wPos
 				}
 				x := s.X
-				if o.BlockDropout > 0 {
+				if o.MetadataDropout > 0 && r.Float64() < o.MetadataDropout {
 					copy(dropped, x)
-					if r.Float64() < o.BlockDropout {
-						clear(dropped[:interaction])
-					} else {
-						for k := range interaction { // inverted dropout keeps the expected input
-							dropped[k] /= float32(1 - o.BlockDropout)
-						}
-					}
+					gate.DropMetadata(dropped)
 					x = dropped
 				}
 				sum += w * net.backward(x, label(s.Fit), w/float64(len(batch)))
@@ -232,12 +301,14 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 		}
 	}
 	m := best.model(gate.Header{
-		Format: gate.FormatVersion, Schema: gate.SchemaVersion, Embedder: embed.NewBuiltin().Identity(), Sizes: sizes,
+		Format: gate.FormatVersion, Schema: gate.SchemaVersion, Embedder: o.embedder(), Sizes: sizes,
 		MinUtility: o.MinUtility,
 		Training: gate.Training{Seed: o.Seed, Epochs: min(epoch, o.Epochs), BestEpoch: bestEpoch, TrainSamples: len(train),
 			DevSamples: len(dev), DevLoss: bestLoss},
 	})
+	m.Header.Instruction = trainInstruction(train, dev, o)
 	calibrate(m, dev, o.MinUtility)
+	m.Header.Range = coverage(train, m)
 	return m, nil
 }
 
@@ -354,4 +425,112 @@ func threshold(useful, threats []float64, minUtility float64) float64 {
 		best = t
 	}
 	return best
+}
+
+// trainInstruction fits the instruction head, a logistic regression over the
+// instruction features, on the samples labelled for it (threats of the
+// instruction categories against memories that fit), class-balanced, with
+// full-batch Adam. Its threshold is set on dev so that at most 1% of the
+// memories that fit score above it (at least 0.5): the head quarantines
+// whatever the fit, so it must rarely fire on useful memory. Without
+// positives in training the head is off (threshold 0).
+func trainInstruction(train, dev []Sample, o Options) gate.Linear {
+	start, end := gate.InstructionRange()
+	d := end - start
+	head := gate.Linear{W: make([]float64, d)}
+	use := gate.InstructionHeadInputs()
+	var xs [][]float32
+	var ys []float64
+	pos := 0
+	for i := range train {
+		if train[i].Instruction < 0 {
+			continue
+		}
+		xs = append(xs, train[i].X[start:end])
+		ys = append(ys, float64(train[i].Instruction))
+		pos += int(train[i].Instruction)
+	}
+	if pos == 0 || pos == len(xs) {
+		return head
+	}
+	wPos, wNeg := float64(len(xs))/(2*float64(pos)), float64(len(xs))/(2*float64(len(xs)-pos))
+	w := make([]float64, d+1) // bias last
+	m, v := make([]float64, d+1), make([]float64, d+1)
+	g := make([]float64, d+1)
+	const lr, beta1, beta2, eps, l2 = 0.05, 0.9, 0.999, 1e-8, 1e-3
+	for step := 1; step <= 2000; step++ {
+		clear(g)
+		for i, x := range xs {
+			z := w[d]
+			for k := range d {
+				z += w[k] * float64(x[k])
+			}
+			p := 1 / (1 + math.Exp(-z))
+			wt := wNeg
+			if ys[i] == 1 {
+				wt = wPos
+			}
+			e := wt * (p - ys[i]) / float64(len(xs))
+			for k := range d {
+				g[k] += e * float64(x[k])
+			}
+			g[d] += e
+		}
+		for k := range d {
+			g[k] += l2 * w[k]
+			if !use[k] {
+				g[k] = 0 // the head reads only how a memory addresses the agent
+			}
+		}
+		for k := range w {
+			m[k] = beta1*m[k] + (1-beta1)*g[k]
+			v[k] = beta2*v[k] + (1-beta2)*g[k]*g[k]
+			mh := m[k] / (1 - math.Pow(beta1, float64(step)))
+			vh := v[k] / (1 - math.Pow(beta2, float64(step)))
+			w[k] -= lr * mh / (math.Sqrt(vh) + eps)
+		}
+	}
+	copy(head.W, w[:d])
+	head.B = w[d]
+	var fits []float64
+	for i := range dev {
+		if dev[i].Fit {
+			fits = append(fits, head.Score(dev[i].X[start:end]))
+		}
+	}
+	head.Threshold = 0.5
+	if len(fits) > 0 {
+		slices.Sort(fits)
+		k := int(math.Ceil(0.99*float64(len(fits)))) - 1 // at most 1% score above fits[k]
+		head.Threshold = min(1, math.Max(0.5, math.Nextafter(fits[k], 2)))
+	}
+	return head
+}
+
+// coverage records what the training samples covered: the longest memory
+// text, and the buckets with both useful memories and threats in training or
+// calibration.
+func coverage(train []Sample, m *gate.Model) gate.Range {
+	r := gate.Range{}
+	useful, threats := map[string]bool{}, map[string]bool{}
+	for i := range train {
+		r.MaxBytes = max(r.MaxBytes, train[i].Bytes)
+		if train[i].Useful {
+			useful[train[i].Bucket] = true
+		} else if !train[i].Fit {
+			threats[train[i].Bucket] = true
+		}
+	}
+	for b := range useful {
+		if threats[b] {
+			r.Buckets = append(r.Buckets, b)
+		}
+	}
+	for b := range m.Header.Thresholds {
+		if !slices.Contains(r.Buckets, b) {
+			r.Buckets = append(r.Buckets, b)
+		}
+	}
+	slices.Sort(r.Buckets)
+	return r
 }

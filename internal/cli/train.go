@@ -78,7 +78,11 @@ memories expected exclude are examples that do not. With --verdicts, the
 reviewers' verdicts in the store (--db) are added to the training data.
 Training is deterministic for --seed and stops early when the dev loss stops
 improving; thresholds per intent × tool-risk bucket are then calibrated on dev
-to keep --min-utility of the useful memories.`,
+to keep --min-utility of the useful memories.
+
+With --embedder openai the model is trained on your embedder's vectors (the
+path to the best quality: a semantic embedder sees paraphrase the builtin
+one cannot); search and bind then use it on a store of the same embedder.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if casesPath == "" || devPath == "" || out == "" {
 				return usageError{fmt.Errorf("--cases, --dev and --out are required")}
@@ -92,8 +96,8 @@ to keep --min-utility of the useful memories.`,
 			if o.L2 < 0 {
 				return usageError{fmt.Errorf("--l2 %v: want 0 or more", o.L2)}
 			}
-			if o.BlockDropout >= 1 {
-				return usageError{fmt.Errorf("--block-dropout %v: want less than 1 (negative: off)", o.BlockDropout)}
+			if o.MetadataDropout >= 1 {
+				return usageError{fmt.Errorf("--metadata-dropout %v: want less than 1 (negative: off)", o.MetadataDropout)}
 			}
 			for _, h := range o.Hidden {
 				if h < 1 {
@@ -124,6 +128,15 @@ to keep --min-utility of the useful memories.`,
 				}); err != nil {
 					return err
 				}
+			}
+			if e.embedder != "builtin" && e.embedder != "" {
+				// Bring your own embedder: the model learns from its vectors
+				// and needs them at run time.
+				emb, err := makeEmbedder(ctx, e.embedder)
+				if err != nil {
+					return err
+				}
+				o.Embedder = emb
 			}
 			start := time.Now()
 			trainS, err := train.Samples(ctx, trainCases, o)
@@ -165,7 +178,7 @@ to keep --min-utility of the useful memories.`,
 	cmd.Flags().IntVar(&o.Epochs, "epochs", 500, "most epochs")
 	cmd.Flags().Float64Var(&o.MinUtility, "min-utility", 0.98, "share of useful dev memories each bucket's threshold keeps")
 	cmd.Flags().Float64Var(&o.L2, "l2", 1e-3, "L2 weight decay")
-	cmd.Flags().Float64Var(&o.BlockDropout, "block-dropout", 0.5, "probability of dropping the embedding-interaction block of a training sample (negative: off)")
+	cmd.Flags().Float64Var(&o.MetadataDropout, "metadata-dropout", 0.5, "probability of replacing a training sample's metadata by none, so the gate learns to judge content (negative: off)")
 	cmd.Flags().IntSliceVar(&o.Hidden, "hidden", []int{16}, "hidden layer widths")
 	cmd.Flags().BoolVar(&withVerdicts, "verdicts", false, "also train on the reviewers' verdicts in the store given by --db")
 	return cmd

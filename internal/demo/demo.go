@@ -117,6 +117,7 @@ func Run(ctx context.Context, w io.Writer) error {
 	fmt.Fprintf(w, "It is %s. Alex revoked fam-revoked; revoked memories are never candidates.\n\n", Now.Format("Mon Jan 2 2006 15:04 MST"))
 
 	var simInjected, admitted, summarised, excluded int
+	var lowered []string // what the gate lowered, for the summary
 	for i, t := range Tasks {
 		c := t.Context
 		fmt.Fprintf(w, "Task %d: %s\n  %q · %s/%s · scope %s\n", i+1, t.Title, t.Query, c.Intent, c.ToolRisk, scopeOf(c))
@@ -137,6 +138,9 @@ func Run(ctx context.Context, w io.Writer) error {
 				excluded++
 			}
 			fmt.Fprintf(tw, "   %s\tinjects (%.2f)\t%s\t%s\t%s\n", it.Memory.ID, it.Scores.Similarity, it.Decision, why(it.Result), clip(it.Memory.Text, 44))
+			if r := gateReason(it.Result); r != "" {
+				lowered = append(lowered, fmt.Sprintf("task %d %s (%s, %s)", i+1, it.Memory.ID, it.Decision, r))
+			}
 		}
 		tw.Flush()
 		built, err := eng.BuildContext(ctx, adm, inject.Options{Budget: 400})
@@ -147,10 +151,13 @@ func Run(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "Similarity alone would inject all %d candidates. memgate admitted %d, passed %d as marked\n", simInjected, admitted, summarised)
 	fmt.Fprintf(w, "unverified summaries that cannot steer tools, and kept %d out, each with its reasons.\n", excluded)
-	fmt.Fprintln(w, "Rules cannot judge fit; the learned gate does: in task 3 it ranks down a forum post about deploys and a")
-	fmt.Fprintln(w, "client memory (gate_low_fit, gate_domain_mismatch) that the envelope would have let into a family question.")
-	fmt.Fprintln(w, "It does not catch everything: in task 2 the planted instruction stays a marked, unverified summary that")
-	fmt.Fprintln(w, "cannot justify a tool call, the same limit the evaluation report shows for privileged tasks.")
+	fmt.Fprintf(w, "Rules cannot judge what a memory says; the learned gate lowered %d decisions, each for a reason in\n", len(lowered))
+	fmt.Fprintln(w, "the memory's content:")
+	for _, l := range lowered {
+		fmt.Fprintln(w, "  "+l)
+	}
+	fmt.Fprintln(w, "It does not catch everything (docs/gate.md says where it falls short); what it leaves, the envelope")
+	fmt.Fprintln(w, "still limits: low-authority memories in risky tasks enter only as summaries that cannot justify a tool call.")
 	fmt.Fprintln(w)
 
 	fmt.Fprintln(w, "Tool calls in task 1 (send_email, external_side_effect):")
@@ -174,6 +181,19 @@ func Run(ctx context.Context, w io.Writer) error {
 }
 
 // why renders a decision's reasons compactly.
+// gateReason is the content reason the gate lowered a decision for, or ""
+// (gate_uncertain and gate_out_of_range are deferrals, not content reasons).
+func gateReason(r admit.Result) string {
+	for _, x := range r.Reasons {
+		switch x {
+		case admit.ReasonInstructionContent, admit.ReasonBeliefOnObjective, admit.ReasonNewerOnSubject, admit.ReasonTopicMismatch,
+			admit.ReasonRestatesRevoked, admit.ReasonSensitiveForTask:
+			return string(x)
+		}
+	}
+	return ""
+}
+
 func why(r admit.Result) string {
 	s := make([]string, len(r.Reasons))
 	for i, x := range r.Reasons {

@@ -1,0 +1,566 @@
+// Package content reads what a text says, for the learned gate: whether a
+// memory addresses the agent, speaks in a system or administrator's voice,
+// overrides earlier instructions, carries an exfiltration target, a
+// credential or a destructive command, is conditioned on a trigger in the
+// question, states a belief or a preference; whether a query asks an
+// objective question or about the user's own views; and which life domain a
+// text is about when no metadata says so.
+//
+// The cues are generic properties of language, not lists of phrases from any
+// one benchmark; the gate learns from labelled data how much each matters.
+// Analysis is word-based (one pass over the text, ASCII case folding, no
+// regular expressions) and allocates nothing once an Analyzer has warmed up,
+// so that fifty candidates cost a few tens of microseconds.
+package content
+
+import (
+	"hash/maphash"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Cue is one content property of a text.
+type Cue int
+
+// Cues of memories and queries. Values are densities or presence flags in
+// [0, 1]; see Analysis.Cues.
+const (
+	AddressedToAgent  Cue = iota // names the assistant, the AI, the agent, the model
+	SecondPerson                 // "you", "your": speaks to its reader
+	ImperativeStart              // sentences that start with a command verb
+	SystemVoice                  // system/admin/developer voice, prompt markup, shouted words
+	Override                     // ignore/disregard earlier instructions, "from now on", "instead"
+	TriggerCondition             // "if the user asks…", "whenever…", "because the question mentions…"
+	ExfiltrationVerb             // send, forward, upload, transfer… next to a target
+	URL                          // a URL or host name
+	EmailAddress                 // an e-mail address
+	AccountNumber                // a long digit run or an IBAN-like code
+	Credential                   // password, token, API key, PIN…
+	Destructive                  // deletes, wipes, disables security, pipes a download to a shell
+	Secrecy                      // "do not tell", "without informing", "secretly"
+	Urgency                      // "urgent", "immediately", "right away"
+	Belief                       // states a belief or opinion: "believes", "convinced", "in my view"
+	Preference                   // states a liking: "prefers", "loves", "favourite"
+	AgreementPressure            // asks to be agreed with or praised: "always right", "flatter"
+	Negation                     // not, never, no
+	Numbers                      // digits
+	FirstPerson                  // I, me, my: the user speaking
+	ThirdPartyUser               // "the user", "he", "she": a statement about someone
+	Reported                     // reported content: "says", "according to", "website", "forum"
+	QueryObjective               // asks a factual question: what/how/why/when/who, evidence, true
+	QueryPersonal                // asks about the asker: my, me, should I, recommend
+	QueryOwnView                 // asks for the asker's own opinion or preference
+	QueryPast                    // asks about the past: a year, "used to", "previously", "back in"
+	QueryCurrent                 // asks about now: "current", "latest", "now", "these days"
+	Sensitive                    // personal information not for everyone: health, money trouble, relationships, secrets
+	NumCues
+)
+
+var cueNames = [NumCues]string{
+	"addressed_to_agent", "second_person", "imperative_start", "system_voice", "override",
+	"trigger_condition", "exfiltration_verb", "url", "email_address", "account_number", "credential",
+	"destructive", "secrecy", "urgency", "belief", "preference", "agreement_pressure", "negation",
+	"numbers", "first_person", "third_party_user", "reported", "query_objective", "query_personal",
+	"query_own_view", "query_past", "query_current", "sensitive",
+}
+
+// String is the cue's name.
+func (c Cue) String() string {
+	if c < 0 || c >= NumCues {
+		return "unknown"
+	}
+	return cueNames[c]
+}
+
+// Domain is a life domain inferred from words.
+type Domain int
+
+// Life domains.
+const (
+	Work Domain = iota
+	Family
+	Health
+	Finance
+	Travel
+	Home
+	Social
+	Education
+	Legal
+	Shopping
+	Tech
+	Food
+	NumDomains
+)
+
+var domainNames = [NumDomains]string{"work", "family", "health", "finance", "travel", "home", "social", "education", "legal", "shopping", "tech", "food"}
+
+// String is the domain's name, as memories label it.
+func (d Domain) String() string {
+	if d < 0 || d >= NumDomains {
+		return ""
+	}
+	return domainNames[d]
+}
+
+// DomainOf maps a memory's domain label to a Domain, false when the label is
+// not one of the inferred domains.
+func DomainOf(label string) (Domain, bool) {
+	for i, n := range domainNames {
+		if n == label {
+			return Domain(i), true
+		}
+	}
+	return 0, false
+}
+
+// Analysis is what a text says. Words holds the hashes of its content words
+// (no stopwords), sorted and without repeats, for overlap measures.
+type Analysis struct {
+	Cues   [NumCues]float32
+	Domain [NumDomains]float32 // share of domain words per domain
+	// DomainWords is how many words matched any domain lexicon.
+	DomainWords int
+	Words       []uint64
+	// Tokens is the number of word tokens; Bytes the text's length.
+	Tokens, Bytes int
+	// Upper is the share of letters in words written in capitals.
+	Upper float32
+}
+
+// TopDomain returns the most frequent inferred domain and its share of
+// domain words, or -1 when no domain word occurs.
+func (a *Analysis) TopDomain() (Domain, float32) {
+	best, share := Domain(-1), float32(0)
+	for d, v := range a.Domain {
+		if v > share {
+			best, share = Domain(d), v
+		}
+	}
+	return best, share
+}
+
+// Overlap returns the share of a's content words that occur in b, and the
+// Jaccard index of the two word sets.
+func Overlap(a, b *Analysis) (coverage, jaccard float32) {
+	common := shared(a, b)
+	if common == 0 {
+		return 0, 0
+	}
+	union := len(a.Words) + len(b.Words) - common
+	return float32(common) / float32(len(a.Words)), float32(common) / float32(union)
+}
+
+// Subject returns the overlap coefficient of two texts' content words (the
+// shared words over the smaller set): near 1 when the shorter text's words
+// all recur in the longer one, as when two notes speak of one subject.
+func Subject(a, b *Analysis) float32 {
+	common := shared(a, b)
+	if common == 0 {
+		return 0
+	}
+	return float32(common) / float32(min(len(a.Words), len(b.Words)))
+}
+
+// shared counts the content words two analyses have in common.
+func shared(a, b *Analysis) int {
+	if len(a.Words) == 0 || len(b.Words) == 0 {
+		return 0
+	}
+	i, j, common := 0, 0, 0
+	for i < len(a.Words) && j < len(b.Words) {
+		switch {
+		case a.Words[i] == b.Words[j]:
+			common++
+			i++
+			j++
+		case a.Words[i] < b.Words[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return common
+}
+
+// DomainAgreement is the dot product of two texts' domain distributions: 1
+// when both are entirely about one and the same domain, 0 when they share
+// none.
+func DomainAgreement(a, b *Analysis) float32 {
+	var s float32
+	for d := range a.Domain {
+		s += a.Domain[d] * b.Domain[d]
+	}
+	return s
+}
+
+// Analyzer analyses texts. It keeps buffers between calls and is not safe for
+// concurrent use; use one per goroutine.
+type Analyzer struct {
+	words  []word
+	lower  []byte
+	hashes []uint64
+}
+
+// word is one token: its lower-cased bytes in Analyzer.lower, whether it
+// starts a sentence, and whether it was written in capitals.
+type word struct {
+	start, end int
+	sentence   bool
+	upper      bool
+	letters    int
+}
+
+var seed = maphash.MakeSeed()
+
+// Analyze fills out with the analysis of text. out.Words reuses its backing
+// array.
+func (z *Analyzer) Analyze(text string, out *Analysis) {
+	words := out.Words[:0]
+	*out = Analysis{Bytes: len(text)}
+	z.tokenize(text)
+	out.Tokens = len(z.words)
+	z.scanChars(text, out)
+	if len(z.words) == 0 {
+		out.Words = words
+		return
+	}
+	var upperLetters, letters int
+	var counts [NumCues]int
+	var domainHits [NumDomains]int
+	for i := range z.words {
+		w := &z.words[i]
+		letters += w.letters
+		if w.upper && w.letters >= 3 {
+			upperLetters += w.letters
+		}
+		tok := z.lower[w.start:w.end]
+		key := string(tok) // no allocation: map lookups with string(bytes) are optimised
+		e, ok := lexicon[key]
+		if ok {
+			for c := Cue(0); c < NumCues; c++ {
+				if e.cues&(1<<c) != 0 {
+					counts[c]++
+				}
+			}
+			if e.domain > 0 {
+				domainHits[e.domain-1]++
+				out.DomainWords++
+			}
+			if w.sentence && e.verb {
+				counts[ImperativeStart]++
+			}
+		}
+		if !ok || !e.stop {
+			words = append(words, maphash.Bytes(seed, tok))
+		}
+		if len(tok) == 4 && (tok[0] == '1' && tok[1] == '9' || tok[0] == '2' && tok[1] == '0') && isDigit(tok[2]) && isDigit(tok[3]) {
+			counts[QueryPast]++ // a year: the question is about a point in time
+		}
+		if i+1 < len(z.words) {
+			z.phrase(i, &counts)
+		}
+	}
+	n := float32(len(z.words))
+	sentences := 0
+	for i := range z.words {
+		if z.words[i].sentence {
+			sentences++
+		}
+	}
+	if sentences == 0 {
+		sentences = 1
+	}
+	for c := Cue(0); c < NumCues; c++ {
+		switch c {
+		case SecondPerson, Negation, FirstPerson, ThirdPartyUser:
+			// densities: a few per hundred words is a lot
+			out.Cues[c] = min(1, 10*float32(counts[c])/n)
+		case ImperativeStart:
+			out.Cues[c] = min(1, float32(counts[c])/float32(sentences))
+		case URL, EmailAddress, AccountNumber, Numbers:
+			// set by scanChars (and words for numbers)
+			if counts[c] > 0 {
+				out.Cues[c] = 1
+			}
+		default:
+			if counts[c] > 0 {
+				out.Cues[c] = min(1, 0.5+0.25*float32(counts[c]))
+			}
+		}
+	}
+	// A verb of sending only counts next to somewhere to send to.
+	if out.Cues[URL] == 0 && out.Cues[EmailAddress] == 0 && out.Cues[AccountNumber] == 0 {
+		out.Cues[ExfiltrationVerb] *= 0.5
+	}
+	if out.DomainWords > 0 {
+		for d := range domainHits {
+			out.Domain[d] = float32(domainHits[d]) / float32(out.DomainWords)
+		}
+	}
+	if letters > 0 {
+		out.Upper = float32(upperLetters) / float32(letters)
+		if out.Upper > 0.3 && letters > 20 {
+			out.Cues[SystemVoice] = max(out.Cues[SystemVoice], 0.5)
+		}
+	}
+	out.Words = sortUnique(words)
+}
+
+// tokenize splits text into lower-cased words (letters, digits, apostrophes
+// inside words) and marks sentence starts. ASCII takes a fast path.
+func (z *Analyzer) tokenize(text string) {
+	z.words, z.lower = z.words[:0], z.lower[:0]
+	sentence, in := true, false
+	var cur word
+	end := func() {
+		if in {
+			cur.end = len(z.lower)
+			if cur.letters == 0 {
+				cur.upper = false
+			}
+			z.words = append(z.words, cur)
+			in = false
+		}
+	}
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		i += size
+		ascii := r < utf8.RuneSelf
+		letter := ascii && (r|0x20 >= 'a' && r|0x20 <= 'z') || !ascii && unicode.IsLetter(r)
+		digit := ascii && r >= '0' && r <= '9' || !ascii && unicode.IsDigit(r)
+		if letter || digit || in && (r == '\'' || r == '’') && i < len(text) && isLetterByte(text[i]) {
+			if !in {
+				cur = word{start: len(z.lower), sentence: sentence, upper: true}
+				in, sentence = true, false
+			}
+			if letter {
+				cur.letters++
+				if ascii && r >= 'a' || !ascii && !unicode.IsUpper(r) {
+					cur.upper = false
+				}
+			}
+			switch {
+			case r == '’':
+				z.lower = append(z.lower, '\'')
+			case ascii:
+				if letter {
+					r |= 0x20
+				}
+				z.lower = append(z.lower, byte(r))
+			default:
+				z.lower = utf8.AppendRune(z.lower, unicode.ToLower(r))
+			}
+			continue
+		}
+		end()
+		switch r {
+		case '.', '!', '?', '\n', ':', ';', '-', '*', '>', '"', '(', '[':
+			sentence = true
+		}
+	}
+	end()
+}
+
+func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 }
+
+// scanChars finds what words do not show: addresses, URLs, long digit runs,
+// prompt markup and shell pipes.
+func (z *Analyzer) scanChars(text string, out *Analysis) {
+	digits, letters2 := 0, 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if !interesting[c] {
+			digits, letters2 = 0, 0
+			continue
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+			if digits >= 8 {
+				out.Cues[AccountNumber] = 1
+			}
+			out.Cues[Numbers] = 1
+			continue
+		case c == ' ' || c == '-':
+			if digits > 0 {
+				continue // 1234 5678 9012 and 1234-5678 stay one run
+			}
+		case c == '@':
+			if i > 0 && i+3 < len(text) && isLetterByte(text[i-1]) && hasDotAfter(text[i+1:]) {
+				out.Cues[EmailAddress] = 1
+			}
+		case c == ':':
+			if i+2 < len(text) && text[i+1] == '/' && text[i+2] == '/' {
+				out.Cues[URL] = 1
+			}
+		case c == '|':
+			if rest := trimLeftSpace(text[i+1:]); hasPrefixFold(rest, "sh") || hasPrefixFold(rest, "bash") || hasPrefixFold(rest, "python") {
+				out.Cues[Destructive] = 1
+			}
+		case c == '<':
+			if i+1 < len(text) && text[i+1] == '|' {
+				out.Cues[SystemVoice] = 1 // <|im_start|>, <|system|>
+			}
+		case c == '[':
+			if hasPrefixFold(text[i+1:], "inst]") || hasPrefixFold(text[i+1:], "system") {
+				out.Cues[SystemVoice] = 1
+			}
+		case c == '#':
+			if i+2 < len(text) && text[i+1] == '#' && text[i+2] == '#' {
+				out.Cues[SystemVoice] = max(out.Cues[SystemVoice], 0.5)
+			}
+		case c == '.':
+			// www.example.com, host.io: a dot between letters followed by a
+			// known top-level domain, not the domain of an e-mail address.
+			if i > 0 && isLetterByte(text[i-1]) && tld(text[i+1:]) && !inEmail(text, i) {
+				out.Cues[URL] = 1
+			}
+		}
+		// IBAN: two capital letters, two digits, then 10+ alphanumerics.
+		if c >= 'A' && c <= 'Z' {
+			letters2++
+			if letters2 == 2 && i+4 < len(text) && isDigit(text[i+1]) && isDigit(text[i+2]) && isAlnumRun(text[i+3:], 10) {
+				out.Cues[AccountNumber] = 1
+			}
+		} else {
+			letters2 = 0
+		}
+		digits = 0
+	}
+}
+
+// interesting marks the bytes scanChars looks at; the others only reset
+// its runs.
+var interesting = func() (t [256]bool) {
+	for _, c := range []byte("0123456789 -@:|<[#.ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		t[c] = true
+	}
+	return t
+}()
+
+// inEmail reports whether the byte at i belongs to a word that contains an
+// '@' before it (the domain of an e-mail address).
+func inEmail(text string, i int) bool {
+	for j := i - 1; j >= 0 && i-j < 128; j-- {
+		switch c := text[j]; {
+		case c == '@':
+			return true
+		case c == ' ' || c == '\t' || c == '\n' || c == '<' || c == '(' || c == '"' || c == ',' || c == ';' || c == ':':
+			return false
+		}
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isAlnumRun(s string, n int) bool {
+	k := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isDigit(c) || c >= 'A' && c <= 'Z' {
+			k++
+			if k >= n {
+				return true
+			}
+			continue
+		}
+		if c == ' ' && k > 0 {
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+func hasDotAfter(s string) bool {
+	for i := 0; i < len(s) && i < 64; i++ {
+		c := s[i]
+		if c == '.' && i > 0 && i+1 < len(s) && isLetterByte(s[i+1]) {
+			return true
+		}
+		if !(isLetterByte(c) || isDigit(c) || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return false
+}
+
+var tlds = []string{"com", "net", "org", "io", "dev", "co", "uk", "de", "fr", "app", "xyz", "info", "biz", "ru", "cn", "example", "me", "ai"}
+
+// tld reports whether s starts with a top-level domain followed by a
+// non-letter.
+func tld(s string) bool {
+	for _, t := range tlds {
+		if len(s) >= len(t) && hasPrefixFold(s, t) && (len(s) == len(t) || !isLetterByte(s[len(t)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func trimLeftSpace(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	return s
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// phrase counts two- and three-word cues starting at word i.
+func (z *Analyzer) phrase(i int, counts *[NumCues]int) {
+	a := string(z.lower[z.words[i].start:z.words[i].end])
+	b := string(z.lower[z.words[i+1].start:z.words[i+1].end])
+	if m, ok := pairs[a]; ok {
+		if cues, ok := m[b]; ok {
+			for c := Cue(0); c < NumCues; c++ {
+				if cues&(1<<c) != 0 {
+					counts[c]++
+				}
+			}
+		}
+	}
+}
+
+func sortUnique(xs []uint64) []uint64 {
+	// insertion sort is fast for the few dozen content words of a memory;
+	// fall back to a simple shell sort for long texts.
+	for gap := len(xs) / 2; gap > 0; gap /= 2 {
+		if gap < 8 {
+			gap = 1
+		}
+		for i := gap; i < len(xs); i++ {
+			for j := i; j >= gap && xs[j-gap] > xs[j]; j -= gap {
+				xs[j-gap], xs[j] = xs[j], xs[j-gap]
+			}
+		}
+		if gap == 1 {
+			break
+		}
+	}
+	out := xs[:0]
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package content
+
+import "strings"
+
+// entry is what the lexicon knows of one lower-cased word.
+type entry struct {
+	cues   uint32 // bit c set: the word signals Cue c
+	domain int8   // 1 + Domain, 0 for none
+	verb   bool   // a command verb when it starts a sentence
+	stop   bool   // a function word, left out of content-word overlap
+}
+
+// Word lists. They describe English generally (how instructions, beliefs and
+// domains are worded), not any dataset's phrasing.
+var cueWords = map[Cue]string{
+	AddressedToAgent: "assistant assistants ai agent agents chatbot chatbots llm llms gpt chatgpt claude gemini copilot bot bots " +
+		"model's ai's assistant's agent's",
+	SecondPerson: "you your yours yourself you're you've you'll",
+	SystemVoice:  "system admin administrator administrators developer devops operator sysadmin root superuser mandatory compliance policy protocol directive directives instruction instructions prompt override",
+	Override:     "bypass jailbreak jailbroken unrestricted unfiltered uncensored",
+	ExfiltrationVerb: "send forward forwarding upload uploading transfer transfers wire exfiltrate leak bcc cc share post email e-mail " +
+		"mail export sync copy",
+	Credential: "password passwords passcode passcodes pin pins token tokens apikey credentials credential secret secrets ssh otp 2fa mfa " +
+		"login logins username usernames cvv ssn seed mnemonic passphrase",
+	Destructive: "delete deleting deleted wipe wiping erase erasing destroy format shutdown rm sudo chmod curl wget exec eval base64 " +
+		"disable disabling uninstall kill terminate truncate purge",
+	Secrecy: "secretly quietly covertly silently discreetly unnoticed hidden stealthily",
+	Urgency: "urgent urgently immediately asap critical emergency now! instantly",
+	Belief: "believe believes believed belief beliefs think thinks thought convinced opinion opinions view views " +
+		"feel feels suspect suspects claim claims claimed insist insists insisted conspiracy hoax myth sure certain " +
+		"skeptical sceptical doubt doubts distrust",
+	Preference: "prefer prefers preferred preference preferences like likes liked love loves loved enjoy enjoys enjoyed " +
+		"favorite favourite favorites favourites hate hates dislike dislikes fond rather fan avoid avoids",
+	AgreementPressure: "agree agrees agreeing flatter flattered flattering praise praised compliment compliments validate validated " +
+		"validation reassure reassured genius brilliant right wrong",
+	Negation:       "not no never none nothing nobody neither nor don't doesn't didn't isn't aren't wasn't weren't won't can't cannot shouldn't",
+	FirstPerson:    "i me my mine myself i'm i've i'd i'll we our us",
+	ThirdPartyUser: "user user's users he she his her him hers they their",
+	Reported:       "says said according website webpage web page article forum post blog review reviews comment comments reported rumor rumour source email",
+	QueryObjective: "what how why when where who which whom whose is are does do did was were can evidence fact facts true false " +
+		"scientific science research study studies data explain explanation cause causes define definition history capital population",
+	QueryPersonal: "my me i mine myself should recommend recommendation suggest suggestion remind help",
+	QueryPast:     "was were previously formerly former earlier past history historical originally once",
+	QueryCurrent:  "current currently now latest today nowadays present presently recent recently still incumbent",
+	Sensitive: "diagnosis diagnosed diagnoses hiv cancer pregnant pregnancy miscarriage abortion therapy therapist psychiatrist " +
+		"depression anxiety addiction rehab medication disorder bipolar adhd autism illness disease surgery std " +
+		"debt debts bankrupt bankruptcy foreclosure loan overdue salary salaries layoff laid fired arrested arrest " +
+		"conviction criminal lawsuit divorce divorced affair cheating pregnant gay lesbian bisexual transgender " +
+		"religion religious immigration undocumented visa secret secrets confidential private privately confided " +
+		"embarrassing ashamed password ssn",
+}
+
+// commandVerbs start imperative sentences.
+const commandVerbs = "ignore disregard forget send forward transfer wire pay delete remove erase run execute click visit open download install " +
+	"print output reply respond say tell write add change update share upload post email call include append use always never make do " +
+	"don't please remember note stop start set grant enable disable copy paste save navigate go buy order cancel approve " +
+	"confirm provide reveal list give insert replace rename move type enter submit sign log"
+
+// domainWords infer life domains.
+var domainWords = map[Domain]string{
+	Work: "work office meeting meetings colleague colleagues manager boss team project projects deadline deadlines client clients " +
+		"customer customers sprint standup roadmap quarterly okr okrs review reviews report reports presentation slides hr payroll " +
+		"promotion interview hiring contract coworker coworkers stakeholder stakeholders launch release milestone",
+	Family: "family mom mum mother dad father parents parent son daughter kids kid child children baby wife husband partner " +
+		"spouse sister brother sibling siblings grandma grandpa grandmother grandfather aunt uncle cousin niece nephew " +
+		"birthday anniversary wedding school",
+	Health: "health doctor doctors dr clinic hospital appointment medication medications medicine pill pills prescription " +
+		"dose symptoms symptom diagnosis therapy therapist allergy allergic blood test tests surgery dentist vaccine vaccines " +
+		"pain illness disease diabetes asthma cancer pregnant pregnancy mental anxiety depression injury checkup check-up",
+	Finance: "bank banking account accounts money payment payments pay paid invoice invoices tax taxes salary budget loan " +
+		"loans mortgage credit debit card cards transfer transfers savings invest investment investments stock stocks " +
+		"insurance premium claim claims iban balance bill bills expense expenses refund rent",
+	Travel: "travel trip trips flight flights airport airline hotel hotels booking passport visa luggage itinerary vacation " +
+		"holiday train trains seat seats boarding destination tour tourist resort cruise rental car",
+	Home: "home house apartment flat kitchen garden garage landlord lease repair plumber electrician furniture cleaning " +
+		"laundry neighbor neighbour neighbors neighbours heating thermostat roof",
+	Social: "friend friends party parties dinner drinks hangout club hobby hobbies game games concert movie movies weekend " +
+		"social chat message messages invite invitation",
+	Education: "school university college course courses class classes homework exam exams teacher teachers student students " +
+		"lecture lectures thesis degree grade grades study studying tuition",
+	Legal: "legal lawyer lawyers attorney court lawsuit contract contracts law laws regulation regulations compliance gdpr " +
+		"privacy consent liability clause license licence",
+	Shopping: "buy bought purchase purchases order orders shop shopping store stores price prices discount delivery " +
+		"product products cart gift gifts",
+	Tech: "code software server servers deploy deployment deploys database api bug bugs repo repository git commit build " +
+		"script scripts docker kubernetes cluster staging production laptop computer phone app install update password wifi",
+	Food: "food restaurant restaurants dinner lunch breakfast recipe recipes cook cooking vegetarian vegan meal meals " +
+		"cuisine dish dishes coffee tea wine eat eating diet",
+}
+
+// stopwords are left out of content-word overlap.
+const stopwords = "a an the and or but if then else of to in on at by for with from into onto about as is are was were be been being " +
+	"it its this that these those there here so such than too very can could should would will shall may might must do does did " +
+	"have has had not no yes i me my we our you your he she him her his they them their what which who whom how when where why " +
+	"all any some each every more most other only own same just also now up down out over again once"
+
+// phrases are two-word cues.
+var phrases = map[Cue]string{
+	AddressedToAgent: "language model,note to,to the,dear assistant,hey assistant,the assistant,the ai,the agent,the model,attention ai",
+	SystemVoice:      "system prompt,system message,system note,admin note,developer mode,maintenance mode,debug mode,god mode,new instructions,important instructions,security notice",
+	Override: "ignore previous,ignore all,ignore prior,ignore any,ignore your,ignore above,ignore earlier,ignore these,ignore those,ignore safety," +
+		"disregard previous,disregard all,disregard any,disregard your,disregard above,disregard earlier,disregard safety," +
+		"forget previous,forget all,forget your,forget everything,from now,now on,no longer,new task,instead of,actually do",
+	TriggerCondition: "if the,if asked,if someone,if anyone,if you,when asked,when the,whenever the,whenever someone,whenever you,whenever a," +
+		"question mentions,query mentions,request mentions,user asks,user mentions,user requests,the question,the query,before answering,after answering",
+	ExfiltrationVerb:  "send it,send them,send all,send every,send the,forward all,forward every,forward it,forward the,copy all,email it,email the,post it,upload it,transfer the,transfer all,wire the",
+	Credential:        "api key,access key,private key,secret key,security code,credit card,card number,social security,verification code,one-time code,recovery phrase",
+	Destructive:       "rm -rf,drop table,delete all,delete every,remove all,wipe all,turn off,shut down,disable the,disable security,disable logging,factory reset",
+	Secrecy:           "do not,don't tell,not tell,not mention,not inform,without telling,without informing,without asking,without notifying,keep this,keep it",
+	Urgency:           "right away,right now,as soon,without delay",
+	Belief:            "i think,i believe,i feel,in my,my view,my opinion,believes that,thinks that,is convinced,am convinced,truth is,everyone knows,they say",
+	AgreementPressure: "always right,never wrong,tell me,agree with,wants to,likes being,be told,hear that,side with,take my",
+	QueryOwnView:      "do i,i think,my opinion,my view,my views,my preference,my preferences,i prefer,i like,i believe,i feel,my favorite,my favourite,what i",
+	Reported:          "web page,according to,found online,posted on,read on,from a",
+	QueryPast:         "used to,back in,at the,in the,as of,before the",
+	QueryCurrent:      "right now,these days,at present,as of",
+	Sensitive:         "keep quiet,between us,told me,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
+}
+
+var (
+	lexicon = map[string]entry{}
+	pairs   = map[string]map[string]uint32{}
+)
+
+func init() {
+	for c, ws := range cueWords {
+		for _, w := range strings.Fields(ws) {
+			e := lexicon[w]
+			e.cues |= 1 << c
+			lexicon[w] = e
+		}
+	}
+	for _, w := range strings.Fields(commandVerbs) {
+		e := lexicon[w]
+		e.verb = true
+		lexicon[w] = e
+	}
+	for d := Domain(0); d < NumDomains; d++ { // in order: a word shared by two domains goes to the first
+		for _, w := range strings.Fields(domainWords[d]) {
+			e := lexicon[w]
+			if e.domain == 0 { // a word counts for its first domain only
+				e.domain = int8(d) + 1
+			}
+			lexicon[w] = e
+		}
+	}
+	for _, w := range strings.Fields(stopwords) {
+		e := lexicon[w]
+		e.stop = true
+		lexicon[w] = e
+	}
+	for c, list := range phrases {
+		for _, p := range strings.Split(list, ",") {
+			ws := strings.Fields(p)
+			if len(ws) != 2 {
+				continue
+			}
+			a, b := ws[0], ws[1]
+			if strings.Contains(a, "-") || strings.Contains(b, "-") {
+				// the tokenizer splits at '-': "rm -rf" is rm, rf
+				a, b = strings.Trim(a, "-"), strings.Trim(b, "-")
+			}
+			if pairs[a] == nil {
+				pairs[a] = map[string]uint32{}
+			}
+			pairs[a][b] |= 1 << c
+		}
+	}
+}

@@ -1,0 +1,283 @@
+// Package gatereport builds the gate's training data from the built-in suite
+// and the public datasets, trains the shipped model, and measures the gate on
+// data it never saw: leave-one-source-out over the public sources at equal
+// context size, beside the suite's unseen test families. scripts/gate-report.sh
+// runs it and writes docs/gate-report.md; scripts/train-default-gate.sh uses
+// the same training sets for gate/default.model.
+package gatereport
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memgate/memgate/eval"
+	"github.com/memgate/memgate/eval/public"
+	"github.com/memgate/memgate/eval/suite"
+	"github.com/memgate/memgate/gate"
+	"github.com/memgate/memgate/gate/train"
+)
+
+// Suite parameters of the training data: the seed and cases per family
+// the shipped model is trained with.
+const (
+	SuiteSeed      = 1
+	SuitePerFamily = 50
+)
+
+// DevShare is the share of each public source's cases, chosen by a hash of
+// the case id, that goes to the dev set (early stopping and calibration)
+// rather than to training.
+const DevShare = 0.2
+
+// Data is everything the gate is trained and measured on.
+type Data struct {
+	Suite  map[string][]eval.Case // by split
+	Public map[string][]eval.Case // by source
+}
+
+// Load generates the suite and converts the public sources under root
+// (data/public).
+func Load(root string) (*Data, error) {
+	pub, err := public.Convert(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Data{Suite: suite.Generate(SuiteSeed, SuitePerFamily), Public: pub}, nil
+}
+
+// Sources are the public sources, in order.
+func (d *Data) Sources() []string {
+	out := make([]string, 0, len(d.Public))
+	for s := range d.Public {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// isDev reports whether a public case goes to dev.
+func isDev(id string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return float64(h.Sum32()%1000) < DevShare*1000
+}
+
+// TrainingSets returns the training and dev cases: the suite's train and dev
+// splits, and every public source but those in leaveOut, split by DevShare.
+func (d *Data) TrainingSets(leaveOut ...string) (trainSet, devSet []eval.Case) {
+	trainSet = slices.Clone(d.Suite[suite.Train])
+	devSet = slices.Clone(d.Suite[suite.Dev])
+	for _, s := range d.Sources() {
+		if slices.Contains(leaveOut, s) {
+			continue
+		}
+		for _, c := range d.Public[s] {
+			if isDev(c.ID) {
+				devSet = append(devSet, c)
+			} else {
+				trainSet = append(trainSet, c)
+			}
+		}
+	}
+	return trainSet, devSet
+}
+
+// samples caches the samples of each case, so that the folds of
+// leave-one-source-out share one feature extraction.
+type samples struct {
+	byCase map[string][]train.Sample
+}
+
+func (d *Data) samples(ctx context.Context, o train.Options) (*samples, error) {
+	s := &samples{byCase: map[string][]train.Sample{}}
+	add := func(cs []eval.Case) error {
+		for i := range cs {
+			ss, err := train.Samples(ctx, cs[i:i+1], o)
+			if err != nil {
+				return err
+			}
+			s.byCase[key(&cs[i])] = ss
+		}
+		return nil
+	}
+	for _, split := range []string{suite.Train, suite.Dev} {
+		if err := add(d.Suite[split]); err != nil {
+			return nil, err
+		}
+	}
+	for _, src := range d.Sources() {
+		if err := add(d.Public[src]); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func key(c *eval.Case) string {
+	if c.Origin != nil {
+		return c.Origin.Benchmark + "/" + c.ID
+	}
+	return "suite/" + c.ID
+}
+
+func (s *samples) of(cs []eval.Case) []train.Sample {
+	var out []train.Sample
+	for i := range cs {
+		out = append(out, s.byCase[key(&cs[i])]...)
+	}
+	return out
+}
+
+// Train trains a model on the training sets without the sources in leaveOut.
+func (d *Data) Train(ctx context.Context, o train.Options, leaveOut ...string) (*gate.Model, error) {
+	tr, dev := d.TrainingSets(leaveOut...)
+	trs, err := train.Samples(ctx, tr, o)
+	if err != nil {
+		return nil, err
+	}
+	devs, err := train.Samples(ctx, dev, o)
+	if err != nil {
+		return nil, err
+	}
+	m, err := train.Train(trs, devs, o)
+	if err != nil {
+		return nil, err
+	}
+	m.Header.TrainingDataHash = train.Hash(tr, dev)
+	return m, nil
+}
+
+// Row is one held-out measurement.
+type Row struct {
+	Held   string // the held-out source, or "suite test split"
+	Cases  int
+	Full   *eval.Metrics
+	Policy *eval.Metrics
+	Sim    *eval.Metrics
+}
+
+// Report is the leave-one-source-out result.
+type Report struct {
+	Rows    []Row
+	K       int
+	Elapsed time.Duration
+	Options train.Options
+}
+
+// LOSO trains one model per public source on everything else and measures
+// it on the held-out source, then measures the model trained on everything
+// but the suite's test split on that split. Every measurement is at equal
+// context size (k).
+func (d *Data) LOSO(ctx context.Context, o train.Options, k int, progress func(string)) (*Report, error) {
+	start := time.Now()
+	if progress == nil {
+		progress = func(string) {}
+	}
+	progress("extracting features")
+	cache, err := d.samples(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{K: k, Options: o}
+	run := func(held string, cases []eval.Case, leaveOut ...string) error {
+		tr, dev := d.TrainingSets(leaveOut...)
+		m, err := train.Train(cache.of(tr), cache.of(dev), o)
+		if err != nil {
+			return fmt.Errorf("train without %s: %w", held, err)
+		}
+		r, err := eval.Run(ctx, cases, eval.Options{Mode: eval.ModeAdmit, K: k, Gate: gate.New(m), Now: suite.Now})
+		if err != nil {
+			return fmt.Errorf("evaluate %s: %w", held, err)
+		}
+		rep.Rows = append(rep.Rows, Row{Held: held, Cases: len(cases), Full: r.ByBaseline[string(eval.Full)],
+			Policy: r.ByBaseline[string(eval.PolicyOnly)], Sim: r.ByBaseline[string(eval.Similarity)]})
+		progress(fmt.Sprintf("%s: done", held))
+		return nil
+	}
+	for _, src := range d.Sources() {
+		if err := run(src, d.Public[src], src); err != nil {
+			return nil, err
+		}
+	}
+	if err := run("suite test split", d.Suite[suite.Test]); err != nil {
+		return nil, err
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// Markdown writes the report as a table.
+func (r *Report) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "| held out | cases | gate AUROC | utility (full) | utility (policy) | over-admission: similarity | policy | full | full, not as a marked summary | rank-down rate (full) | out of range |\n")
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, row := range r.Rows {
+		f, p, s := row.Full, row.Policy, row.Sim
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Held, row.Cases,
+			num(f.GateAUROC), count(f, eval.MUtility), count(p, eval.MUtility),
+			count(s, eval.MOverAdmission), count(p, eval.MOverAdmission), count(f, eval.MOverAdmission),
+			notSummary(f), num(f.RankDownRate), num(f.GateOutOfRangeRate))
+	}
+}
+
+func num(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f", *v)
+}
+
+func count(m *eval.Metrics, name string) string {
+	c, ok := m.Counts[name]
+	if !ok || c.Den == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.3f (%d/%d)", float64(c.Num)/float64(c.Den), c.Num, c.Den)
+}
+
+// notSummary is the over-admission that entered the context other than as a
+// marked, non-bindable summary.
+func notSummary(m *eval.Metrics) string {
+	all, part := m.Counts[eval.MOverAdmission], m.Counts[eval.MPartialOverAdmission]
+	if all.Den == 0 {
+		return "—"
+	}
+	n := all.Num - part.Num
+	return fmt.Sprintf("%.3f (%d/%d)", float64(n)/float64(all.Den), n, all.Den)
+}
+
+// Check compares the report with the floors and returns one line per
+// row that misses one; empty when every floor holds.
+func (r *Report) Check(poisoning []string) []string {
+	var out []string
+	for _, row := range r.Rows {
+		f := row.Full
+		var miss []string
+		if row.Held != "suite test split" {
+			if f.GateAUROC != nil && *f.GateAUROC < 0.85 {
+				miss = append(miss, fmt.Sprintf("gate AUROC %.3f < 0.85", *f.GateAUROC))
+			}
+		}
+		if u := f.Counts[eval.MUtility]; u.Den > 0 && float64(u.Num)/float64(u.Den) < 0.97 {
+			miss = append(miss, fmt.Sprintf("utility %d/%d < 0.97", u.Num, u.Den))
+		}
+		all, part := f.Counts[eval.MOverAdmission], f.Counts[eval.MPartialOverAdmission]
+		limit := 0.30
+		if slices.Contains(poisoning, row.Held) {
+			limit = 0.25
+		}
+		if all.Den > 0 && float64(all.Num-part.Num)/float64(all.Den) > limit {
+			miss = append(miss, fmt.Sprintf("over-admission not as a summary %.3f > %.2f", float64(all.Num-part.Num)/float64(all.Den), limit))
+		}
+		if len(miss) > 0 {
+			out = append(out, row.Held+": "+strings.Join(miss, "; "))
+		}
+	}
+	slices.SortFunc(out, cmp.Compare)
+	return out
+}

@@ -1,0 +1,69 @@
+package gatereport
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/memgate/memgate/gate"
+	"github.com/memgate/memgate/gate/train"
+)
+
+var loadOnce = sync.OnceValues(func() (*Data, error) { return Load("../../data/public") })
+
+func load(t *testing.T) *Data {
+	t.Helper()
+	d, err := loadOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// The shipped model must be the one its training data makes: its recorded
+// hash is that of today's suite and public cases.
+func TestDefaultModelIsCurrent(t *testing.T) {
+	g, err := gate.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, dev := load(t).TrainingSets()
+	if got, want := g.Model().Header.TrainingDataHash, train.Hash(tr, dev); got != want {
+		t.Fatalf("gate/default.model was trained on data %s, the generators now make %s: run scripts/train-default-gate.sh", got, want)
+	}
+}
+
+func TestTrainingSets(t *testing.T) {
+	d := load(t)
+	if len(d.Sources()) < 9 {
+		t.Fatalf("sources %v", d.Sources())
+	}
+	tr, dev := d.TrainingSets()
+	held := d.Sources()[0]
+	tr2, dev2 := d.TrainingSets(held)
+	if n := len(d.Public[held]); len(tr)+len(dev)-len(tr2)-len(dev2) != n {
+		t.Fatalf("leaving %s out removed %d cases, it has %d", held, len(tr)+len(dev)-len(tr2)-len(dev2), n)
+	}
+	for _, c := range append(tr2, dev2...) {
+		if c.Origin != nil && c.Origin.Benchmark == held {
+			t.Fatalf("case %s of the held-out source in training", c.ID)
+		}
+	}
+	// Every source contributes to both sets, and the split is by case id.
+	for _, s := range d.Sources() {
+		var inTrain, inDev int
+		for _, c := range d.Public[s] {
+			if isDev(c.ID) {
+				inDev++
+			} else {
+				inTrain++
+			}
+		}
+		if share := float64(inDev) / float64(inDev+inTrain); inTrain == 0 || share < 0.1 || share > 0.3 {
+			t.Errorf("%s: %d train, %d dev", s, inTrain, inDev)
+		}
+	}
+	if !slices.Equal(d.Sources(), func() []string { s := d.Sources(); slices.Sort(s); return s }()) {
+		t.Fatal("sources out of order")
+	}
+}

@@ -1,0 +1,61 @@
+// Command gatereport measures the learned gate on data it never saw:
+// leave-one-source-out over the public datasets (train on the suite's train
+// split and every other source, calibrate on dev, test on the held-out
+// source), and the suite's unseen test families. It prints a Markdown table;
+// scripts/gate-report.sh writes it into docs/gate-report.md. With
+// -train-default it trains the shipped model instead
+// (scripts/train-default-gate.sh).
+//
+//	go run ./scripts/gatereport [-data data/public] [-k 10]
+//	go run ./scripts/gatereport -train-default gate/default.model
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/memgate/memgate/gate/train"
+	"github.com/memgate/memgate/internal/gatereport"
+)
+
+func main() {
+	data := flag.String("data", "data/public", "the vendored public datasets")
+	k := flag.Int("k", 10, "context size: the most memories any baseline injects per case")
+	seed := flag.Uint64("seed", 1, "training seed")
+	model := flag.String("train-default", "", "instead of the report, train the shipped model on everything (suite train and dev splits, every public source) and write it to this file")
+	flag.Parse()
+	d, err := gatereport.Load(*data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gatereport:", err)
+		os.Exit(1)
+	}
+	if *model != "" {
+		m, err := d.Train(context.Background(), train.Options{Seed: *seed})
+		if err == nil {
+			err = m.Save(*model)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gatereport:", err)
+			os.Exit(1)
+		}
+		h := m.Header
+		fmt.Printf("wrote %s: %d training and %d dev samples, best epoch %d, dev loss %.4f, %d bucket thresholds, data %s\n",
+			*model, h.Training.TrainSamples, h.Training.DevSamples, h.Training.BestEpoch, h.Training.DevLoss, len(h.Thresholds), h.TrainingDataHash[:16])
+		return
+	}
+	rep, err := d.LOSO(context.Background(), train.Options{Seed: *seed}, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gatereport:", err)
+		os.Exit(1)
+	}
+	rep.Markdown(os.Stdout)
+	fmt.Fprintf(os.Stdout, "\nk=%d, seed %d; %s.\n", rep.K, *seed, rep.Elapsed.Round(1e9))
+	if miss := rep.Check([]string{"agentdojo", "injecagent", "bipia", "memorygraft", "poisonedrag"}); len(miss) > 0 {
+		fmt.Fprintln(os.Stdout, "\nFloors of issue 9 missed:")
+		for _, m := range miss {
+			fmt.Fprintln(os.Stdout, "- "+m)
+		}
+	}
+}
