@@ -231,12 +231,9 @@ type topKEntry struct {
 func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, acs []admit.Candidate, mode string) (*Admission, error) {
 	// The gate compares candidates with what the user revoked: a memory
 	// that restates a revoked one is treated like it.
-	revoked, err := e.store.Revoked(ctx, actx.UserID)
+	revoked, err := e.store.RecentlyRevoked(ctx, actx.UserID, gate.MaxWithdrawn)
 	if err != nil {
 		return nil, errorf("admit", err)
-	}
-	if len(revoked) > gate.MaxWithdrawn {
-		revoked = revoked[len(revoked)-gate.MaxWithdrawn:]
 	}
 	actx.Withdrawn = make([]string, len(revoked))
 	for i := range revoked {

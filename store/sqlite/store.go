@@ -667,9 +667,22 @@ func (s *Store) Forget(ctx context.Context, id, reason string, at time.Time) (me
 	return t, err
 }
 
-// Revoked returns a user's revoked memories (without vectors or relations).
+// Revoked returns a user's revoked memories (without vectors or relations),
+// oldest first.
 func (s *Store) Revoked(ctx context.Context, userID string) ([]memory.Memory, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+memoryColumns+" FROM memories WHERE user_id = ? AND revoked = 1 ORDER BY seq", userID)
+	return s.RecentlyRevoked(ctx, userID, 0)
+}
+
+// RecentlyRevoked returns the last n memories the user stored that are now
+// revoked (all of them for n ≤ 0), oldest first, without vectors or
+// relations.
+func (s *Store) RecentlyRevoked(ctx context.Context, userID string, n int) ([]memory.Memory, error) {
+	limit := -1 // SQLite: no limit
+	if n > 0 {
+		limit = n
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT * FROM (SELECT "+memoryColumns+
+		" FROM memories WHERE user_id = ? AND revoked = 1 ORDER BY seq DESC LIMIT ?) ORDER BY seq", userID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read revoked memories: %w", describe(err))
 	}

@@ -474,3 +474,34 @@ func TestMigratesV1Store(t *testing.T) {
 		t.Fatalf("v2 table missing after migration: %v", err)
 	}
 }
+
+func TestRecentlyRevoked(t *testing.T) {
+	s, _ := openTemp(t)
+	for i := range 5 {
+		insert(t, s, mem(fmt.Sprintf("r%d", i), "u1", fmt.Sprintf("note %d", i)))
+	}
+	insert(t, s, mem("other", "u2", "not mine"))
+	for _, id := range []string{"r3", "r0", "r1", "other"} {
+		if _, err := s.Revoke(ctx, id, "", t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := func(n int) []string {
+		ms, err := s.RecentlyRevoked(ctx, "u1", n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.ID)
+		}
+		return out
+	}
+	// The last stored, oldest first; all of them for n ≤ 0.
+	if got := ids(2); !slices.Equal(got, []string{"r1", "r3"}) {
+		t.Fatalf("last 2: %v", got)
+	}
+	if got := ids(0); !slices.Equal(got, []string{"r0", "r1", "r3"}) {
+		t.Fatalf("all: %v", got)
+	}
+}
