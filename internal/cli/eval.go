@@ -10,6 +10,7 @@ import (
 	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/eval"
+	"github.com/memgate/memgate/eval/public"
 	"github.com/memgate/memgate/eval/suite"
 	"github.com/memgate/memgate/policy"
 )
@@ -134,6 +135,49 @@ func (e *env) suiteCmd() *cobra.Command {
 	gen.Flags().StringVarP(&out, "out", "o", "suite", "directory to write")
 	gen.Flags().Uint64Var(&seed, "seed", 1, "random seed")
 	gen.Flags().IntVar(&perFamily, "per-family", 50, "cases per template family")
-	cmd.AddCommand(gen)
+	var data, pubOut string
+	pub := &cobra.Command{
+		Use:   "public [--data DIR] [--out DIR] [SOURCE...]",
+		Args:  cobra.ArbitraryArgs,
+		Short: "Convert the vendored public datasets into evaluation cases, one file per source",
+		Long: `Convert the public research datasets vendored in the repository's data/public
+(AgentDojo, InjecAgent, BIPIA, MemoryGraft, NotInject, PoisonedRAG,
+PrivacyLens, ConfAIde, DyKnow; licences and provenance in NOTICE) into
+evaluation cases labelled by what should enter the agent's context, one
+SOURCE.jsonl per source (all of them, or the named ones). The conversion is
+deterministic; docs/public-data.md describes each.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			known := map[string]bool{}
+			for _, s := range public.Sources() {
+				known[s.Name] = true
+			}
+			for _, a := range args {
+				if !known[a] {
+					return usageError{fmt.Errorf("source %q: unknown (known: %s)", safe(a), strings.Join(sourceNames(), ", "))}
+				}
+			}
+			counts, err := public.Write(data, pubOut, args...)
+			if err != nil {
+				return err
+			}
+			for _, s := range sourceNames() {
+				if n, ok := counts[s]; ok {
+					fmt.Fprintf(e.out, "%s/%s.jsonl: %d cases\n", safe(pubOut), s, n)
+				}
+			}
+			return nil
+		},
+	}
+	pub.Flags().StringVar(&data, "data", "data/public", "the vendored datasets")
+	pub.Flags().StringVarP(&pubOut, "out", "o", "public", "directory to write")
+	cmd.AddCommand(gen, pub)
 	return cmd
+}
+
+func sourceNames() []string {
+	var out []string
+	for _, s := range public.Sources() {
+		out = append(out, s.Name)
+	}
+	return out
 }

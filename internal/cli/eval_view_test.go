@@ -50,3 +50,19 @@ func TestEvalContextView(t *testing.T) {
 		}
 	}
 }
+
+// suite public converts the vendored datasets: the named ones only, an
+// unknown source is a usage error.
+func TestSuitePublic(t *testing.T) {
+	dir := t.TempDir()
+	r := run(t, "", "suite", "public", "--data", "../../data/public", "--out", dir, "dyknow", "memorygraft")
+	if r.code != 0 || !strings.Contains(r.stdout, "dyknow.jsonl: 304 cases") || !strings.Contains(r.stdout, "memorygraft.jsonl") {
+		t.Fatalf("suite public: %+v", r)
+	}
+	if r := run(t, "", "eval", "--cases", filepath.Join(dir, "memorygraft.jsonl"), "--baseline", "policy"); r.code != 0 {
+		t.Fatalf("evaluating converted cases: %+v", r)
+	}
+	if r := run(t, "", "suite", "public", "--data", "../../data/public", "--out", dir, "nope"); r.code != 2 || !strings.Contains(r.stderr, `source "nope"`) {
+		t.Fatalf("unknown source: %+v", r)
+	}
+}
