@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/bind"
@@ -31,6 +32,11 @@ type Admission struct {
 	Context  admit.Context `json:"context"`
 	Query    string        `json:"query,omitempty"`
 	Items    []Decided     `json:"items"`
+	// GateOnly marks an admission of candidates the caller supplied
+	// (AdmitCandidates): its decisions are about the caller's memories,
+	// never memgate's, so they justify no tool call in Bind and its
+	// context is built from the candidates as given.
+	GateOnly bool `json:"gateOnly,omitempty"`
 }
 
 // Admitted returns the items whose decision lets them into the context.
@@ -55,6 +61,7 @@ func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admis
 	if q.Scope.UserID == "" {
 		q.Scope.UserID = actx.UserID
 	}
+	q.Scope.Normalize() // as checkContext normalised actx: the same id typed two ways is one id
 	if q.Scope.UserID != actx.UserID {
 		return nil, fmt.Errorf("admit: scope.userId %q differs from context userId %q: retrieval never crosses users", q.Scope.UserID, actx.UserID)
 	}
@@ -115,7 +122,11 @@ func (e *Engine) AdmitCandidates(ctx context.Context, actx admit.Context, query 
 	if err != nil {
 		return nil, errorf("admit candidates", err)
 	}
-	return e.decide(ctx, actx, query, acs, "gate")
+	adm, err := e.decide(ctx, actx, query, acs, "gate")
+	if adm != nil {
+		adm.GateOnly = true
+	}
+	return adm, err
 }
 
 // PrepareCandidates validates caller-supplied candidates and resolves their
@@ -214,6 +225,9 @@ type decisionPayload struct {
 	Reasons     []admit.Reason    `json:"reasons"`
 	Constraints admit.Constraints `json:"constraints"`
 	Scores      admit.Scores      `json:"scores"`
+	// GateOnly: decided over a candidate the caller supplied; Bind ignores
+	// it, so a caller cannot relabel a stored memory by sending its id.
+	GateOnly bool `json:"gateOnly,omitempty"`
 }
 
 // topKEntry is what the audit trail keeps of one retrieved candidate: ids
@@ -258,7 +272,7 @@ func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, a
 	var queue []sqlite.QuarantineItem
 	ctxJSON, _ := json.Marshal(actx)
 	for _, r := range results {
-		p, _ := json.Marshal(decisionPayload{Reasons: r.Reasons, Constraints: r.Constraints, Scores: r.Scores})
+		p, _ := json.Marshal(decisionPayload{Reasons: r.Reasons, Constraints: r.Constraints, Scores: r.Scores, GateOnly: mode == "gate"})
 		events = append(events, sqlite.Event{Kind: "decision", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
 			PrincipalID: actx.Principal.ID, MemoryID: r.MemoryID, Decision: string(r.Decision), Payload: p})
 		if r.Decision == admit.Quarantine {
@@ -282,13 +296,13 @@ func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, a
 // BuildContext renders an admission's admitted memories for a model prompt
 // (see package inject) and records what was injected in the audit trail.
 //
-// The memories are re-read from the store first: one revoked or forgotten
-// since the admission, or derived from one that was, is omitted (why:
-// "revoked_since_admission"), and a stored memory is rendered as it is now,
-// not as the admission carried it. A revocation thus wins over every
-// admission made before it. Memories the store does not hold (candidates
-// of gate-only admissions, from the caller's own store) are rendered as
-// given.
+// The memories are re-read from the store first: one revoked, forgotten or
+// expired since the admission, or derived from a revoked or forgotten one,
+// is omitted (why: "revoked_since_admission"), and a stored memory is
+// rendered as it is now, not as the admission carried it. A revocation thus
+// wins over every admission made before it. The candidates of a gate-only
+// admission (AdmitCandidates) come from the caller's own store and are
+// rendered as given.
 func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Options) (inject.Context, error) {
 	if o.Now.IsZero() {
 		o.Now = adm.Context.Now
@@ -297,9 +311,12 @@ func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Opti
 	for i, it := range adm.Items {
 		ids[i] = it.Memory.ID
 	}
-	now, err := e.current(ctx, adm.Context.UserID, ids)
-	if err != nil {
-		return inject.Context{}, errorf("build context", err)
+	var now map[string]currentMemory
+	if !adm.GateOnly { // gate-only candidates are the caller's, rendered as given
+		var err error
+		if now, err = e.current(ctx, adm.Context.UserID, ids, e.now().UTC()); err != nil {
+			return inject.Context{}, errorf("build context", err)
+		}
 	}
 	inputs := make([]inject.Input, 0, len(adm.Items))
 	var withdrawn []inject.Omission
@@ -344,9 +361,10 @@ type currentMemory struct {
 }
 
 // current reads the memories of userID among ids as the store holds them
-// now. Ids of forgotten memories of userID map to withdrawn; ids the store
-// does not hold for userID (another user's, or never stored) are left out.
-func (e *Engine) current(ctx context.Context, userID string, ids []string) (map[string]currentMemory, error) {
+// at time at. Ids of forgotten memories of userID map to withdrawn, and so
+// do memories expired at at; ids the store does not hold for userID
+// (another user's, or never stored) are left out.
+func (e *Engine) current(ctx context.Context, userID string, ids []string, at time.Time) (map[string]currentMemory, error) {
 	out := make(map[string]currentMemory, len(ids))
 	stored, err := e.store.Get(ctx, ids, false)
 	if err != nil {
@@ -355,7 +373,8 @@ func (e *Engine) current(ctx context.Context, userID string, ids []string) (map[
 	var mine []string
 	for _, m := range stored {
 		if m.UserID == userID {
-			out[m.ID] = currentMemory{memory: m, withdrawn: m.Revoked}
+			expired := !m.ExpiresAt.IsZero() && !at.Before(m.ExpiresAt)
+			out[m.ID] = currentMemory{memory: m, withdrawn: m.Revoked || expired}
 			mine = append(mine, m.ID)
 		}
 	}
@@ -412,7 +431,7 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 		return bind.Result{}, fmt.Errorf("bind: tool call risk: %v", errOr(err, "is required"))
 	}
 	justifiedBy = memory.NormalizeIDs(justifiedBy)
-	cited, err := e.current(ctx, actx.UserID, justifiedBy)
+	cited, err := e.current(ctx, actx.UserID, justifiedBy, actx.Now)
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
@@ -439,6 +458,9 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 		if err := json.Unmarshal(ev.Payload, &p); err != nil {
 			return bind.Result{}, fmt.Errorf("bind: audit event %d: %w", ev.Seq, err)
 		}
+		if p.GateOnly {
+			continue // about the caller's own memories, whatever their ids
+		}
 		latest[ev.MemoryID] = decided{admit.Decision(ev.Decision), p}
 	}
 	ids := make([]string, 0, len(latest))
@@ -446,7 +468,7 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
-	now, err := e.current(ctx, actx.UserID, ids)
+	now, err := e.current(ctx, actx.UserID, ids, actx.Now)
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
@@ -488,6 +510,7 @@ func errOr(err error, msg string) string {
 
 // Audit lists audit events.
 func (e *Engine) Audit(ctx context.Context, f sqlite.EventFilter) ([]sqlite.Event, error) {
+	f.TaskID, f.UserID, f.MemoryID = memory.NormalizeID(f.TaskID), memory.NormalizeID(f.UserID), memory.NormalizeID(f.MemoryID)
 	return e.store.Events(ctx, f)
 }
 

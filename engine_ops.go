@@ -214,6 +214,7 @@ type ListOptions struct {
 
 // List returns stored memories in insertion order, a page at a time.
 func (e *Engine) List(ctx context.Context, o ListOptions) (sqlite.Page, error) {
+	o.Scope.Normalize() // filters match ids as they were stored: in NFC
 	return e.store.List(ctx, sqlite.ListQuery{Filter: o.Scope, IncludeRevoked: o.IncludeRevoked, After: o.After, Limit: o.Limit})
 }
 

@@ -147,6 +147,7 @@ type ExportOptions struct {
 // included (with their revocation), so that Import into an empty store
 // reproduces them. It returns how many it wrote.
 func (e *Engine) Export(ctx context.Context, w io.Writer, o ExportOptions) (int, error) {
+	o.Scope.Normalize()
 	enc := memory.NewEncoder(w)
 	n := 0
 	for after := int64(0); ; {

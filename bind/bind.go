@@ -62,8 +62,8 @@ type Justification struct {
 	EffectiveAuthority memory.Authority
 	Text               string
 	// Revoked is true when the memory, or one it was derived from, has
-	// been revoked or forgotten since its decision: revocation wins over
-	// an earlier admission.
+	// been revoked or forgotten since its decision, or the memory has
+	// expired since: revocation wins over an earlier admission.
 	Revoked bool
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -221,6 +222,11 @@ is 0 whatever the verdict: the verdict is the first word of the output (or
 			}
 			call := bind.ToolCall{Name: tool, Risk: actx.ToolRisk}
 			if argsJSON != "" {
+				if key, dup := repeatedKey([]byte(argsJSON)); dup {
+					// A tool that keeps the first of two values would act on one
+					// the taint check never saw.
+					return usageError{fmt.Errorf("--args: repeated key %q (each key may appear once)", safe(key))}
+				}
 				if err := json.Unmarshal([]byte(argsJSON), &call.Args); err != nil || call.Args == nil {
 					return usageError{fmt.Errorf("--args: want a JSON object, like '{\"to\":\"a@b.example\"}': %v", errOr(err, "got "+argsJSON))}
 				}
@@ -626,4 +632,45 @@ func loadGate(path string, emb embed.Identity) (*gate.Gate, error) {
 		}
 	}
 	return g, nil
+}
+
+// repeatedKey reports the first key that occurs twice in one JSON object of
+// data, at any depth. Malformed JSON reports nothing: decoding reports it.
+func repeatedKey(data []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var walk func() (string, bool)
+	walk = func() (string, bool) {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return "", false
+				}
+				key, _ := k.(string)
+				if seen[key] {
+					return key, true
+				}
+				seen[key] = true
+				if key, dup := walk(); dup {
+					return key, true
+				}
+			}
+			dec.Token() // }
+		case json.Delim('['):
+			for dec.More() {
+				if key, dup := walk(); dup {
+					return key, true
+				}
+			}
+			dec.Token() // ]
+		}
+		return "", false
+	}
+	return walk()
 }

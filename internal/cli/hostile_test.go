@@ -678,3 +678,22 @@ func TestHostileFuzzedTexts(t *testing.T) {
 		}
 	}
 }
+
+func TestRepeatedKey(t *testing.T) {
+	tests := []struct {
+		in  string
+		key string
+		dup bool
+	}{
+		{`{"to":"a@x.example","to":"b@x.example"}`, "to", true},
+		{`{"to":"a","cc":["x",{"n":1,"n":2}]}`, "n", true},
+		{`{"a":{"b":1},"b":{"a":2}}`, "", false},
+		{`{"to":`, "", false},
+		{`[1,2]`, "", false},
+	}
+	for _, tt := range tests {
+		if key, dup := repeatedKey([]byte(tt.in)); key != tt.key || dup != tt.dup {
+			t.Errorf("repeatedKey(%s) = %q %v, want %q %v", tt.in, key, dup, tt.key, tt.dup)
+		}
+	}
+}
