@@ -83,13 +83,19 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	if len(cands) == 0 {
 		return nil
 	}
+	if len(results) != len(cands) {
+		return fmt.Errorf("%d results for %d candidates", len(results), len(cands))
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s := g.pool.Get().(*scratch)
 	defer g.pool.Put(s)
 	d := g.m.Header.Embedder.Dim
 	q := cands[0].QueryVector
 	if len(q) != d {
 		if g.emb == nil || d != embed.BuiltinDim {
-			return fmt.Errorf("gate: query vector has dimension %d; the model needs %s", len(q), g.m.Header.Embedder)
+			return fmt.Errorf("query vector has dimension %d; the model needs %s", len(q), g.m.Header.Embedder)
 		}
 		s.q = growF(s.q, d)
 		g.emb.EmbedInto(s.q, cands[0].Query)
@@ -101,7 +107,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		s.vecs[i] = c.Vector
 		if len(c.Vector) != d {
 			if g.emb == nil || d != embed.BuiltinDim {
-				return fmt.Errorf("gate: memory %s vector has dimension %d; the model needs %s", c.Memory.ID, len(c.Vector), g.m.Header.Embedder)
+				return fmt.Errorf("memory %s vector has dimension %d; the model needs %s", c.Memory.ID, len(c.Vector), g.m.Header.Embedder)
 			}
 			v := s.slab[i*d : (i+1)*d]
 			g.emb.EmbedInto(v, c.Memory.Text)
@@ -127,7 +133,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		highAuthority := c.Lineage.EffectiveAuthority == memory.AuthoritySystem || c.Lineage.EffectiveAuthority == memory.AuthorityUserConfirmed
 		h := &g.m.Header.Instruction
 		instruction := h.Threshold > 0 && inst >= h.Threshold
-		restates := s.x[rs] >= RestateJaccard && s.x[rs+1] >= RestateCoverage
+		restates := s.x[rs+revokedRestated] == 1
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue
 		}
@@ -176,14 +182,6 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	}
 	return ctx.Err()
 }
-
-// A memory restates a revoked one when it repeats RestateCoverage of the
-// revoked text's content words and their word sets have a Jaccard index of
-// RestateJaccard or more: it is denied like the original, whatever its fit.
-const (
-	RestateCoverage = 0.6
-	RestateJaccard  = 0.4
-)
 
 // minReasonLift is how much removing a content group must raise a low fit
 // for the group to count as the reason.
@@ -239,8 +237,12 @@ func (g *Gate) topFactors(s *scratch, fit float64, dst []string, n int) []string
 	return dst
 }
 
-// Score returns the model's fit for a feature vector (from an Extractor).
+// Score returns the model's fit for a feature vector (from an Extractor),
+// and 0 for a vector that is not Dim long.
 func (g *Gate) Score(x []float32) float64 {
+	if len(x) != Dim {
+		return 0
+	}
 	s := g.pool.Get().(*scratch)
 	defer g.pool.Put(s)
 	copy(s.x, x)

@@ -230,8 +230,15 @@ func TestJudgeRestatedRevoked(t *testing.T) {
 		t.Fatalf("restates_revoked_memory with nothing revoked: %+v", r)
 	}
 	r := judge([]string{"Pay the rent to the landlord's account 4410-7781-2290 at Harbour Bank on the first of the month"})
-	if r.Decision.Severity() < admit.RankDown.Severity() {
+	if r.Decision != admit.Deny || !slices.Contains(r.Reasons, admit.ReasonRestatesRevoked) {
 		t.Fatalf("a restatement of a revoked memory was let in: %+v", r)
+	}
+	// Overlaps with two different revoked texts do not add up to one
+	// restatement: a long one it shares a few words with, a short one
+	// whose words it contains.
+	long := "Harbour Bank branch hours, parking, the queue on Mondays, the new cash machine, the rent reminder letters and a dozen other notes"
+	if r := judge([]string{long, "landlord's account"}); slices.Contains(r.Reasons, admit.ReasonRestatesRevoked) {
+		t.Fatalf("two partial overlaps counted as a restatement: %+v", r)
 	}
 }
 

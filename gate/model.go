@@ -50,6 +50,9 @@ type Header struct {
 	// Range is what the training data covered; outside it the gate defers
 	// to the envelope.
 	Range Range `json:"range"`
+	// Features is the FeatureFingerprint of the build that trained the
+	// model.
+	Features string `json:"features,omitempty"`
 }
 
 // Linear is a logistic-regression head with its decision threshold.

@@ -234,8 +234,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			upperLetters += w.letters
 		}
 		tok := z.lower[w.start:w.end]
-		key := string(tok) // no allocation: map lookups with string(bytes) are optimised
-		e, ok := lexicon[key]
+		e, ok := lexicon[string(tok)] // converted in the index expression: no allocation
 		if ok {
 			for c := Cue(0); c < NumCues; c++ {
 				if e.cues&(1<<c) != 0 {
@@ -369,24 +368,26 @@ func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <=
 // scanChars finds what words do not show: addresses, URLs, long digit runs,
 // prompt markup and shell pipes.
 func (z *Analyzer) scanChars(text string, out *Analysis) {
-	digits, letters2 := 0, 0
+	digits, group, letters2 := 0, 0, 0
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if !interesting[c] {
-			digits, letters2 = 0, 0
+			digits, group, letters2 = 0, 0, 0
 			continue
 		}
 		switch {
 		case c >= '0' && c <= '9':
 			digits++
+			group++
 			if digits >= 8 {
 				out.Cues[AccountNumber] = 1
 			}
 			out.Cues[Numbers] = 1
 			continue
 		case c == ' ' || c == '-':
-			if digits > 0 {
-				continue // 1234 5678 9012 and 1234-5678 stay one run
+			if group == 4 {
+				group = 0
+				continue // 1234 5678 9012 and 1234-5678 stay one run; dates and phone numbers do not
 			}
 		case c == '@':
 			if i > 0 && i+3 < len(text) && isLetterByte(text[i-1]) && hasDotAfter(text[i+1:]) {
@@ -428,7 +429,7 @@ func (z *Analyzer) scanChars(text string, out *Analysis) {
 		} else {
 			letters2 = 0
 		}
-		digits = 0
+		digits, group = 0, 0
 	}
 }
 
@@ -525,17 +526,19 @@ func hasPrefixFold(s, prefix string) bool {
 	return true
 }
 
-// phrase counts two- and three-word cues starting at word i.
+// phrase counts the two- and three-word cues starting at word i.
 func (z *Analyzer) phrase(i int, counts *[NumCues]int) {
-	a := string(z.lower[z.words[i].start:z.words[i].end])
-	b := string(z.lower[z.words[i+1].start:z.words[i+1].end])
-	if m, ok := pairs[a]; ok {
-		if cues, ok := m[b]; ok {
-			for c := Cue(0); c < NumCues; c++ {
-				if cues&(1<<c) != 0 {
-					counts[c]++
-				}
-			}
+	f, ok := pairs[string(z.lower[z.words[i].start:z.words[i].end])][string(z.lower[z.words[i+1].start:z.words[i+1].end])]
+	if !ok {
+		return
+	}
+	cues := f.cues
+	if f.third != nil && i+2 < len(z.words) {
+		cues |= f.third[string(z.lower[z.words[i+2].start:z.words[i+2].end])]
+	}
+	for c := Cue(0); c < NumCues; c++ {
+		if cues&(1<<c) != 0 {
+			counts[c]++
 		}
 	}
 }

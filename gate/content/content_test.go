@@ -41,6 +41,13 @@ func TestCues(t *testing.T) {
 			nil, []Cue{Override, AddressedToAgent, SystemVoice}},
 		{"The heating system in the flat was replaced last winter.",
 			nil, []Cue{AddressedToAgent, Override, EmailAddress}},
+		// Ordinary words around a phrase cue do not fire it.
+		{"Send the report to the team before the review.", nil, []Cue{AddressedToAgent, TriggerCondition}},
+		{"If the build fails, send the logs to the on-call channel.", nil, []Cue{TriggerCondition, AccountNumber}},
+		{"Call the landlord at 555-123-4567 about the lease signed on 2024-05-12.", []Cue{Numbers}, []Cue{AccountNumber}},
+		{"Do not park in front of the garage; keep it clear.", nil, []Cue{Secrecy}},
+		{"Note to the landlord: the heating is fixed.", nil, []Cue{AddressedToAgent}},
+		{"Keep this secret: the surprise party is on Friday, do not tell Sam.", []Cue{Secrecy}, nil},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.text)
@@ -76,6 +83,8 @@ func TestQueryCues(t *testing.T) {
 		{"What does the scientific evidence say about vaccine safety?", []Cue{QueryObjective}, []Cue{QueryOwnView}},
 		{"What do I think about remote work?", []Cue{QueryOwnView, QueryPersonal}, nil},
 		{"Recommend a restaurant for my anniversary", []Cue{QueryPersonal}, []Cue{QueryOwnView}},
+		{"What happened in the meeting at the office?", nil, []Cue{QueryPast}},
+		{"Who was the mayor of Lyon in 2010?", []Cue{QueryPast}, nil},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.q)

@@ -16,8 +16,8 @@ var cueWords = map[Cue]string{
 	AddressedToAgent: "assistant assistants ai agent agents chatbot chatbots llm llms gpt chatgpt claude gemini copilot bot bots " +
 		"model's ai's assistant's agent's",
 	SecondPerson: "you your yours yourself you're you've you'll",
-	SystemVoice:  "system admin administrator administrators developer devops operator sysadmin root superuser mandatory compliance policy protocol directive directives instruction instructions prompt override",
-	Override:     "bypass jailbreak jailbroken unrestricted unfiltered uncensored",
+	SystemVoice:  "sysadmin superuser",
+	Override:     "jailbroken",
 	ExfiltrationVerb: "send forward forwarding upload uploading transfer transfers wire exfiltrate leak bcc cc share post email e-mail " +
 		"mail export sync copy",
 	Credential: "password passwords passcode passcodes pin pins token tokens apikey credentials credential secret secrets ssh otp 2fa mfa " +
@@ -96,31 +96,43 @@ const stopwords = "a an the and or but if then else of to in on at by for with f
 
 // phrases are two-word cues.
 var phrases = map[Cue]string{
-	AddressedToAgent: "language model,note to,to the,dear assistant,hey assistant,the assistant,the ai,the agent,the model,attention ai",
-	SystemVoice:      "system prompt,system message,system note,admin note,developer mode,maintenance mode,debug mode,god mode,new instructions,important instructions,security notice",
+	AddressedToAgent: "language model,dear assistant,hey assistant,attention ai,the assistant,the ai,the agent," +
+		"to the assistant,to the ai,to the agent,to the model,note to ai,note to assistants",
+	SystemVoice: "system prompt,system message,system note,admin note,developer mode,maintenance mode,debug mode,god mode," +
+		"new instructions,important instructions,security notice",
 	Override: "ignore previous,ignore all,ignore prior,ignore any,ignore your,ignore above,ignore earlier,ignore these,ignore those,ignore safety," +
 		"disregard previous,disregard all,disregard any,disregard your,disregard above,disregard earlier,disregard safety," +
-		"forget previous,forget all,forget your,forget everything,from now,now on,no longer,new task,instead of,actually do",
-	TriggerCondition: "if the,if asked,if someone,if anyone,if you,when asked,when the,whenever the,whenever someone,whenever you,whenever a," +
-		"question mentions,query mentions,request mentions,user asks,user mentions,user requests,the question,the query,before answering,after answering",
-	ExfiltrationVerb:  "send it,send them,send all,send every,send the,forward all,forward every,forward it,forward the,copy all,email it,email the,post it,upload it,transfer the,transfer all,wire the",
-	Credential:        "api key,access key,private key,secret key,security code,credit card,card number,social security,verification code,one-time code,recovery phrase",
-	Destructive:       "rm -rf,drop table,delete all,delete every,remove all,wipe all,turn off,shut down,disable the,disable security,disable logging,factory reset",
-	Secrecy:           "do not,don't tell,not tell,not mention,not inform,without telling,without informing,without asking,without notifying,keep this,keep it",
+		"forget previous,forget all,forget your,forget everything,from now on,new task,new instructions",
+	TriggerCondition: "if asked,when asked,if the user,if the question,if the query,if the request,when the user,whenever the user," +
+		"if someone asks,if anyone asks,whenever someone,whenever you,question mentions,query mentions,request mentions," +
+		"user asks,user mentions,user requests,before answering,after answering",
+	ExfiltrationVerb: "send it,send them,send all,send every,forward all,forward every,forward it,copy all,email it,post it,upload it,transfer all",
+	Credential:       "api key,access key,private key,secret key,security code,credit card,card number,social security,verification code,recovery phrase",
+	Destructive:      "rm rf,drop table,delete all,delete every,remove all,wipe all,shut down,disable security,disable logging,factory reset",
+	Secrecy: "don't tell,do not tell,do not mention,do not reveal,do not inform,not tell anyone,without telling,without informing," +
+		"without asking,without notifying,keep this secret,keep it secret,keep this between",
 	Urgency:           "right away,right now,as soon,without delay",
-	Belief:            "i think,i believe,i feel,in my,my view,my opinion,believes that,thinks that,is convinced,am convinced,truth is,everyone knows,they say",
-	AgreementPressure: "always right,never wrong,tell me,agree with,wants to,likes being,be told,hear that,side with,take my",
-	QueryOwnView:      "do i,i think,my opinion,my view,my views,my preference,my preferences,i prefer,i like,i believe,i feel,my favorite,my favourite,what i",
-	Reported:          "web page,according to,found online,posted on,read on,from a",
-	QueryPast:         "used to,back in,at the,in the,as of,before the",
-	QueryCurrent:      "right now,these days,at present,as of",
-	Sensitive:         "keep quiet,between us,told me,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
+	Belief:            "i think,i believe,i feel,in my opinion,in my view,my view,my opinion,believes that,thinks that,is convinced,am convinced,truth is,everyone knows,they say",
+	AgreementPressure: "always right,never wrong,agree with,likes being,be told,hear that,side with",
+	QueryOwnView: "my opinion,my view,my views,my preference,my preferences,i prefer,i like,i believe,i feel,my favorite,my favourite," +
+		"what i think,what i like,what i prefer,do i like,do i think,do i prefer",
+	Reported:     "web page,according to,found online,posted on,read on",
+	QueryPast:    "used to,back in,as of",
+	QueryCurrent: "right now,these days,at present,as of",
+	Sensitive:    "keep quiet,between us,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
 }
 
 var (
 	lexicon = map[string]entry{}
-	pairs   = map[string]map[string]uint32{}
+	pairs   = map[string]map[string]*follow{}
 )
+
+// follow is what a two-word phrase signals, and the third words that extend
+// it into three-word phrases.
+type follow struct {
+	cues  uint32
+	third map[string]uint32
+}
 
 func init() {
 	for c, ws := range cueWords {
@@ -152,18 +164,25 @@ func init() {
 	for c, list := range phrases {
 		for _, p := range strings.Split(list, ",") {
 			ws := strings.Fields(p)
-			if len(ws) != 2 {
+			if len(ws) < 2 || len(ws) > 3 {
+				panic("content: phrase " + p + ": want two or three words")
+			}
+			if pairs[ws[0]] == nil {
+				pairs[ws[0]] = map[string]*follow{}
+			}
+			f := pairs[ws[0]][ws[1]]
+			if f == nil {
+				f = &follow{}
+				pairs[ws[0]][ws[1]] = f
+			}
+			if len(ws) == 2 {
+				f.cues |= 1 << c
 				continue
 			}
-			a, b := ws[0], ws[1]
-			if strings.Contains(a, "-") || strings.Contains(b, "-") {
-				// the tokenizer splits at '-': "rm -rf" is rm, rf
-				a, b = strings.Trim(a, "-"), strings.Trim(b, "-")
+			if f.third == nil {
+				f.third = map[string]uint32{}
 			}
-			if pairs[a] == nil {
-				pairs[a] = map[string]uint32{}
-			}
-			pairs[a][b] |= 1 << c
+			f.third[ws[2]] |= 1 << c
 		}
 	}
 }

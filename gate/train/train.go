@@ -309,6 +309,7 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 	m.Header.Instruction = trainInstruction(train, dev, o)
 	calibrate(m, dev, o.MinUtility)
 	m.Header.Range = coverage(train, m)
+	m.Header.Features = gate.FeatureFingerprint()
 	return m, nil
 }
 

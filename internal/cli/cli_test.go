@@ -253,7 +253,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("demo failed: %s", r.stderr)
 	}
 	for _, want := range []string{"Task 1", "Task 3", "expired", "superseded", "low_authority_high_tool_risk", "restricted_outside_domain",
-		"cross_project_scope", "instruction_in_content", "topic_mismatch", "deny (argument_taint)", "allow (justified_by_admitted_memory)"} {
+		"cross_project_scope", "instruction_in_content", "deny (argument_taint)", "allow (justified_by_admitted_memory)"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("demo output lacks %q", want)
 		}

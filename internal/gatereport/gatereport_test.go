@@ -31,6 +31,9 @@ func TestDefaultModelIsCurrent(t *testing.T) {
 	if got, want := g.Model().Header.TrainingDataHash, train.Hash(tr, dev); got != want {
 		t.Fatalf("gate/default.model was trained on data %s, the generators now make %s: run scripts/train-default-gate.sh", got, want)
 	}
+	if got, want := g.Model().Header.Features, gate.FeatureFingerprint(); got != want {
+		t.Fatalf("gate/default.model was trained on features %s, this build computes %s: run scripts/train-default-gate.sh", got, want)
+	}
 }
 
 func TestTrainingSets(t *testing.T) {
