@@ -11,8 +11,8 @@ import (
 // UserScope is the engine limited to one user's memories, for callers that
 // act for a user rather than operate the store. Through it, an id of another
 // user's memory gets exactly the answer a missing id gets: a *NotFoundError
-// with the same message. The service gives each request the scope of the
-// user its key acts for; the CLI uses it when --user is given.
+// with the same message. It is the view a service should give each request
+// for the user its key acts for (the CLI operates the whole store).
 type UserScope struct {
 	e    *Engine
 	user string

@@ -8,7 +8,7 @@ import (
 
 // defaultModel is the gate built into memgate, made by
 // scripts/train-default-gate.sh from the built-in suite's train and dev
-// splits.
+// splits and the public datasets in data/public (see docs/gate.md).
 //
 //go:embed default.model
 var defaultModel []byte

@@ -302,10 +302,10 @@ func writeMetadata(f []float32, actx *admit.Context, c *admit.Candidate, now tim
 	o = oneHot(f, o, len(authorities), indexOf(authorities, mem.SourceAuthority))
 	o = oneHot(f, o, len(memory.Kinds)+1, unknownLast(memory.Kinds, mem.Kind))
 	o = oneHot(f, o, len(memory.Classifications)+1, unknownLast(memory.Classifications, mem.Classification))
-	if !mem.CreatedAt.IsZero() {
+	if !mem.CreatedAt.IsZero() && !now.IsZero() { // without a time, age and expiry are unknown
 		f[o] = float32(math.Log1p(math.Max(0, now.Sub(mem.CreatedAt).Hours()/24)) / 6)
 	}
-	if !mem.ExpiresAt.IsZero() {
+	if !mem.ExpiresAt.IsZero() && !now.IsZero() {
 		f[o+1] = 1
 		f[o+2] = float32(math.Log1p(math.Max(0, mem.ExpiresAt.Sub(now).Hours()/24)) / 6)
 	}

@@ -90,7 +90,10 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		return err
 	}
 	s := g.pool.Get().(*scratch)
-	defer g.pool.Put(s)
+	defer func() {
+		clear(s.vecs) // do not keep the caller's vectors alive in the pool
+		g.pool.Put(s)
+	}()
 	d := g.m.Header.Embedder.Dim
 	q := cands[0].QueryVector
 	if len(q) != d {
@@ -118,7 +121,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	bucket := Bucket(actx)
 	t := g.m.Threshold(bucket)
 	bucketKnown := g.m.Header.Range.Buckets == nil || slices.Contains(g.m.Header.Range.Buckets, bucket)
-	risky := actx.ToolRisk.Rank() >= admit.RiskExternalSideEffect.Rank()
+	risky := actx.ToolRisk.High()
 	is, ie := InstructionRange()
 	rs, _ := groupRange("revoked")
 	var factors []string // one backing array per call, sliced per lowered candidate

@@ -211,7 +211,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	buf.WriteString(magic)
 	hdr, err := json.Marshal(m.Header)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("gate model: encode header: %w", err)
 	}
 	binary.Write(&buf, binary.LittleEndian, uint32(len(hdr)))
 	buf.Write(hdr)
@@ -237,13 +237,16 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 func (m *Model) Save(path string) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("gate model: %w", err)
 	}
 	if _, err := m.WriteTo(f); err != nil {
 		f.Close()
-		return err
+		return fmt.Errorf("gate model: write %s: %w", path, err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("gate model: write %s: %w", path, err)
+	}
+	return nil
 }
 
 // Load reads a model file.
@@ -278,7 +281,7 @@ func Decode(data []byte) (*Model, error) {
 	}
 	var h Header
 	if err := json.Unmarshal(r[:hlen], &h); err != nil {
-		return nil, fmt.Errorf("header: %v", err)
+		return nil, fmt.Errorf("header: %w", err)
 	}
 	r = r[hlen:]
 	if h.Format != FormatVersion {

@@ -512,7 +512,7 @@ func trainInstruction(train, dev []Sample, o Options) gate.Linear {
 // text, and the buckets with both useful memories and threats in training or
 // calibration.
 func coverage(train []Sample, m *gate.Model) gate.Range {
-	r := gate.Range{}
+	r := gate.Range{Buckets: []string{}} // empty, not nil: nil means a model that records no coverage
 	useful, threats := map[string]bool{}, map[string]bool{}
 	for i := range train {
 		r.MaxBytes = max(r.MaxBytes, train[i].Bytes)

@@ -220,6 +220,9 @@ is 0 whatever the verdict: the verdict is the first word of the output (or
 			if tool == "" {
 				return usageError{errors.New("--tool is required")}
 			}
+			if err := givenNonEmpty(cmd, "justified-by"); err != nil {
+				return err
+			}
 			call := bind.ToolCall{Name: tool, Risk: actx.ToolRisk}
 			if argsJSON != "" {
 				if key, dup := repeatedKey([]byte(argsJSON)); dup {

@@ -165,7 +165,7 @@ func (e *env) open(ctx context.Context, access storeAccess) (*memgate.Engine, er
 			return nil, err
 		}
 	}
-	if e.gate != "" {
+	if e.gate != "" && access != readStore { // commands that only read admit nothing
 		if opts.Gate, err = loadGate(e.gate, emb.Identity()); err != nil {
 			return nil, err
 		}
@@ -191,6 +191,35 @@ func (e *env) withEngine(cmd *cobra.Command, fn func(ctx context.Context, eng *m
 		err = fmt.Errorf("%w; %s records its decisions in the audit trail, so it needs a store it can write", err, cmd.Name())
 	}
 	return err
+}
+
+// givenNonEmpty refuses a flag given with an empty value (--id "",
+// --lineage "", or an empty entry in a list such as --lineage a,,b): an
+// explicit empty value is a mistake, not "none", and must not be dropped
+// silently.
+func givenNonEmpty(cmd *cobra.Command, names ...string) error {
+	for _, name := range names {
+		f := cmd.Flags().Lookup(name)
+		if f == nil || !f.Changed {
+			continue
+		}
+		if sv, ok := f.Value.(interface{ GetSlice() []string }); ok {
+			vals := sv.GetSlice()
+			if len(vals) == 0 {
+				return usageError{fmt.Errorf("--%s: is empty", name)}
+			}
+			for i, v := range vals {
+				if strings.TrimSpace(v) == "" {
+					return usageError{fmt.Errorf("--%s: entry %d is empty", name, i+1)}
+				}
+			}
+			continue
+		}
+		if strings.TrimSpace(f.Value.String()) == "" {
+			return usageError{fmt.Errorf("--%s: is empty", name)}
+		}
+	}
+	return nil
 }
 
 func (e *env) printJSON(v any) error {
@@ -245,6 +274,9 @@ func (e *env) addCmd() *cobra.Command {
 			}
 			if strings.TrimSpace(m.Text) == "" {
 				return usageError{errors.New("TEXT is required: give the memory's text as arguments or with --text")}
+			}
+			if err := givenNonEmpty(cmd, "id", "lineage", "supersedes", "audience"); err != nil {
+				return err
 			}
 			var errs []error
 			var err error

@@ -118,6 +118,11 @@ func misuses() []misuse {
 		{[]string{"train", "--cases", "c", "--dev", "d", "--out", "o", "--epochs", "0"}, "--epochs"},
 		{[]string{"train", "--cases", "c", "--dev", "d", "--out", "o", "--hidden", "0"}, "--hidden"},
 		{[]string{"train", "--cases", "c", "--dev", "d", "--out", "o", "--l2", "-1"}, "--l2"},
+		// explicit empty values are refused, not dropped
+		{[]string{"add", "--user", "u", "--lineage", "", "text"}, "--lineage: is empty"},
+		{[]string{"add", "--user", "u", "--audience", "a,,b", "text"}, "--audience: entry 2 is empty"},
+		{[]string{"add", "--user", "u", "--id", "", "text"}, "--id: is empty"},
+		{[]string{"bind", "--user", "u", "--task", "t", "--tool", "x", "--justified-by", ""}, "--justified-by: is empty"},
 		// revoke, forget, supersede
 		{[]string{"revoke"}, "want one memory id"},
 		{[]string{"revoke", "a", "b"}, "want one memory id"},

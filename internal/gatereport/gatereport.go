@@ -7,7 +7,6 @@
 package gatereport
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -153,21 +152,24 @@ func (d *Data) Train(ctx context.Context, o train.Options, leaveOut ...string) (
 	return m, nil
 }
 
+// SuiteTest names the row of the suite's unseen test families.
+const SuiteTest = "suite test split"
+
 // Row is one held-out measurement.
 type Row struct {
-	Held   string // the held-out source, or "suite test split"
-	Cases  int
-	Full   *eval.Metrics
-	Policy *eval.Metrics
-	Sim    *eval.Metrics
+	Held   string        // the held-out source, or SuiteTest
+	Cases  int           // cases evaluated
+	Full   *eval.Metrics // envelope and gate
+	Policy *eval.Metrics // envelope alone
+	Sim    *eval.Metrics // similarity alone
 }
 
 // Report is the leave-one-source-out result.
 type Report struct {
 	Rows    []Row
-	K       int
-	Elapsed time.Duration
-	Options train.Options
+	K       int           // the context size every baseline was held to
+	Elapsed time.Duration // wall time of the whole run
+	Options train.Options // how each gate was trained
 }
 
 // LOSO trains one model per public source on everything else and measures
@@ -205,7 +207,7 @@ func (d *Data) LOSO(ctx context.Context, o train.Options, k int, progress func(s
 			return nil, err
 		}
 	}
-	if err := run("suite test split", d.Suite[suite.Test]); err != nil {
+	if err := run(SuiteTest, d.Suite[suite.Test]); err != nil {
 		return nil, err
 	}
 	rep.Elapsed = time.Since(start)
@@ -213,7 +215,14 @@ func (d *Data) LOSO(ctx context.Context, o train.Options, k int, progress func(s
 }
 
 // Markdown writes the report as a table.
-func (r *Report) Markdown(w io.Writer) {
+func (r *Report) Markdown(w io.Writer) error {
+	var b strings.Builder
+	r.markdown(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) markdown(w io.Writer) {
 	fmt.Fprintf(w, "| held out | cases | gate AUROC | utility (full) | utility (policy) | over-admission: similarity | policy | full | full, not as a marked summary | rank-down rate (full) | out of range |\n")
 	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, row := range r.Rows {
@@ -258,7 +267,7 @@ func (r *Report) Check(poisoning []string) []string {
 	for _, row := range r.Rows {
 		f := row.Full
 		var miss []string
-		if row.Held != "suite test split" {
+		if row.Held != SuiteTest {
 			if f.GateAUROC != nil && *f.GateAUROC < 0.85 {
 				miss = append(miss, fmt.Sprintf("gate AUROC %.3f < 0.85", *f.GateAUROC))
 			}
@@ -278,6 +287,6 @@ func (r *Report) Check(poisoning []string) []string {
 			out = append(out, row.Held+": "+strings.Join(miss, "; "))
 		}
 	}
-	slices.SortFunc(out, cmp.Compare)
+	slices.Sort(out)
 	return out
 }

@@ -15,6 +15,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/memgate/memgate/gate/train"
 	"github.com/memgate/memgate/internal/gatereport"
@@ -33,8 +34,10 @@ func main() {
 	}
 	if *model != "" {
 		m, err := d.Train(context.Background(), train.Options{Seed: *seed})
-		if err == nil {
-			err = m.Save(*model)
+		if err == nil { // write beside, then rename: a failed run leaves the old model
+			if err = m.Save(*model + ".tmp"); err == nil {
+				err = os.Rename(*model+".tmp", *model)
+			}
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "gatereport:", err)
@@ -50,8 +53,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gatereport:", err)
 		os.Exit(1)
 	}
-	rep.Markdown(os.Stdout)
-	fmt.Fprintf(os.Stdout, "\nk=%d, seed %d; %s.\n", rep.K, *seed, rep.Elapsed.Round(1e9))
+	if err := rep.Markdown(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "gatereport:", err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stdout, "\nk=%d, seed %d; %s.\n", rep.K, *seed, rep.Elapsed.Round(time.Second))
 	if miss := rep.Check([]string{"agentdojo", "injecagent", "bipia", "memorygraft", "poisonedrag"}); len(miss) > 0 {
 		fmt.Fprintln(os.Stdout, "\nFloors of issue 9 missed:")
 		for _, m := range miss {
