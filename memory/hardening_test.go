@@ -362,3 +362,25 @@ func TestDecodeTypeErrors(t *testing.T) {
 		t.Errorf("other field's problem not reported: %v", err)
 	}
 }
+
+// A lone surrogate escape would be decoded as U+FFFD: the text would change
+// silently, so the record is refused; a proper pair is a character.
+func TestDecodeLoneSurrogate(t *testing.T) {
+	tests := []struct {
+		in  string
+		bad bool
+	}{
+		{`{"userId":"u","text":"a\ud800"}`, true},
+		{`{"userId":"u","text":"a\udc00b"}`, true},
+		{`{"userId":"u","text":"a\ud800\u0041"}`, true},
+		{`{"userId":"u","text":"smile \ud83d\ude00"}`, false},
+		{`{"userId":"u","text":"a backslash \\ud800 is text"}`, false},
+		{`{"userId":"u","text":"plain"}`, false},
+	}
+	for _, tt := range tests {
+		_, err := DecodeRecord([]byte(tt.in))
+		if got := err != nil && strings.Contains(err.Error(), "surrogate"); got != tt.bad {
+			t.Errorf("%s: err %v, want refused %v", tt.in, err, tt.bad)
+		}
+	}
+}

@@ -563,6 +563,9 @@ func DecodeRecord(raw []byte) (Memory, error) {
 	if !utf8.Valid(raw) {
 		return Memory{}, errors.New("record is not valid UTF-8")
 	}
+	if at := loneSurrogate(raw); at >= 0 {
+		return Memory{}, fmt.Errorf("record has a lone UTF-16 surrogate escape %s at byte %d: it is not a character, and decoding would replace it with U+FFFD", raw[at:at+6], at)
+	}
 	var m Memory
 	if err := m.UnmarshalJSON(raw); err != nil { // json.Unmarshal would scan raw once more
 		var se *json.SyntaxError
@@ -579,6 +582,56 @@ func DecodeRecord(raw []byte) (Memory, error) {
 		return Memory{}, err
 	}
 	return m, nil
+}
+
+// loneSurrogate returns the offset of the first \uD800–\uDFFF escape in raw
+// that is not half of a surrogate pair, or -1. encoding/json replaces such
+// an escape with U+FFFD, silently changing the text.
+func loneSurrogate(raw []byte) int {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(raw) || raw[i] != '\\' || raw[i+1] != 'u' {
+			return 0, false
+		}
+		var r rune
+		for _, c := range raw[i+2 : i+6] {
+			switch {
+			case c >= '0' && c <= '9':
+				r = r<<4 | rune(c-'0')
+			case c >= 'a' && c <= 'f':
+				r = r<<4 | rune(c-'a'+10)
+			case c >= 'A' && c <= 'F':
+				r = r<<4 | rune(c-'A'+10)
+			default:
+				return 0, false
+			}
+		}
+		return r, true
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			continue
+		}
+		if raw[i+1] != 'u' {
+			i++ // an escaped character, possibly a backslash
+			continue
+		}
+		r, ok := hex4(i)
+		if !ok {
+			continue
+		}
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			if lo, ok := hex4(i + 6); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+				i += 11 // the pair
+				continue
+			}
+			return i
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return i
+		}
+		i += 5
+	}
+	return -1
 }
 
 // validateOthers validates m but leaves out problems with the fields that

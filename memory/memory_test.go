@@ -105,7 +105,7 @@ func TestDecodeRecord(t *testing.T) {
 		{"not an object", `[1,2]`, "record must be a JSON object"},
 		{"syntax", `{"text":"t",`, "invalid JSON"},
 		{"invalid utf8", "{\"text\":\"\xff\",\"userId\":\"u\"}", "not valid UTF-8"},
-		{"escaped invalid surrogate is replaced, not an error", `{"text":"a\ud800b","userId":"u"}`, ""},
+		{"lone surrogate escape is refused, not replaced", `{"text":"a\ud800b","userId":"u"}`, "lone UTF-16 surrogate"},
 		{"expiry before creation", `{"text":"t","userId":"u","createdAt":"2026-05-02","expiresAt":"2026-05-01"}`, "expiresAt: 2026-05-01T00:00:00Z is not after createdAt"},
 	}
 	for _, tt := range tests {
