@@ -215,6 +215,10 @@ func checkHeader(path string) (bool, error) {
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		return false, fmt.Errorf("open store %s: it is a directory; --db names the store's file", path)
+	} else if err == nil && !fi.Mode().IsRegular() {
+		// A device or a pipe (/dev/null) would read as an empty new store,
+		// and SQLite would create its journal beside it.
+		return false, fmt.Errorf("open store %s: it is not a regular file; --db names the store's file", path)
 	}
 	head := make([]byte, 16)
 	n, err := io.ReadFull(f, head)

@@ -331,3 +331,18 @@ func TestReadOnlyDirectory(t *testing.T) {
 		t.Fatalf("writable open in a read-only directory: %v, want ErrReadOnly", err)
 	}
 }
+
+// A device such as /dev/null is not a store, new or old: nothing is created
+// beside it.
+func TestOpenRefusesNonRegularFiles(t *testing.T) {
+	if _, err := os.Stat("/dev/null"); err != nil {
+		t.Skip("no /dev/null")
+	}
+	_, err := Open(ctx, "/dev/null")
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("Open(/dev/null) = %v", err)
+	}
+	if _, err := os.Stat("/dev/null-journal"); err == nil {
+		t.Fatal("a journal was created beside /dev/null")
+	}
+}
