@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/bind"
 	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/inject"
@@ -268,12 +269,12 @@ func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, a
 			WorkspaceID: m.WorkspaceID, ProjectID: m.ProjectID, Domain: m.Domain}
 	}
 	search, _ := json.Marshal(map[string]any{"mode": mode, "query": query, "context": actx, "topK": top})
-	events := []sqlite.Event{{Kind: "search", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID, PrincipalID: actx.Principal.ID, Payload: search}}
+	events := []sqlite.Event{{Kind: audit.Search, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID, PrincipalID: actx.Principal.ID, Payload: search}}
 	var queue []sqlite.QuarantineItem
 	ctxJSON, _ := json.Marshal(actx)
 	for _, r := range results {
 		p, _ := json.Marshal(decisionPayload{Reasons: r.Reasons, Constraints: r.Constraints, Scores: r.Scores, GateOnly: mode == "gate"})
-		events = append(events, sqlite.Event{Kind: "decision", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
+		events = append(events, sqlite.Event{Kind: audit.Decision, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
 			PrincipalID: actx.Principal.ID, MemoryID: r.MemoryID, Decision: string(r.Decision), Payload: p})
 		if r.Decision == admit.Quarantine {
 			reasons, _ := json.Marshal(r.Reasons)
@@ -344,7 +345,7 @@ func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Opti
 	}
 	p, _ := json.Marshal(map[string]any{"injected": injected, "omitted": out.Omitted, "tokens": out.Tokens, "budget": out.Budget})
 	a := adm.Context
-	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: "injection", At: a.Now, TaskID: a.TaskID, UserID: a.UserID,
+	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: audit.Injection, At: a.Now, TaskID: a.TaskID, UserID: a.UserID,
 		PrincipalID: a.Principal.ID, SearchID: adm.SearchID, Payload: p}}); err != nil {
 		return out, errorf("build context: audit", err)
 	}
@@ -444,7 +445,7 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 	if len(unknown) > 0 {
 		return bind.Result{}, &NotFoundError{What: "justifiedBy", IDs: unknown}
 	}
-	events, err := e.store.Events(ctx, sqlite.EventFilter{Kind: "decision", TaskID: actx.TaskID, UserID: actx.UserID})
+	events, err := e.store.Events(ctx, sqlite.EventFilter{Kind: audit.Decision, TaskID: actx.TaskID, UserID: actx.UserID})
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
@@ -494,7 +495,7 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 	res := bind.Judge(call, justifiedBy, bind.WithRevoked(decidedMems, revoked))
 	p, _ := json.Marshal(map[string]any{"tool": call, "justifiedBy": justifiedBy, "verdict": res.Verdict, "reasons": res.Reasons,
 		"accepted": res.Accepted, "tainted": res.Tainted})
-	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: "binding", At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
+	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: audit.Binding, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
 		PrincipalID: actx.Principal.ID, Decision: string(res.Verdict), Payload: p}}); err != nil {
 		return res, errorf("bind: audit", err)
 	}

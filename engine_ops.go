@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
@@ -230,7 +231,7 @@ func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, 
 		return memory.Memory{}, err
 	}
 	e.index.Remove(m.UserID, id)
-	return m, e.auditChange(ctx, "revoke", m.UserID, id, reason)
+	return m, e.auditChange(ctx, audit.Revoke, m.UserID, id, reason)
 }
 
 // Forget deletes a memory's text and vector for good and leaves a tombstone.
@@ -243,7 +244,7 @@ func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombston
 		return t, err
 	}
 	e.index.Remove(t.UserID, id)
-	return t, e.auditChange(ctx, "forget", t.UserID, id, reason)
+	return t, e.auditChange(ctx, audit.Forget, t.UserID, id, reason)
 }
 
 // Supersede records that memory newID replaces each of oldIDs (all of the
@@ -279,8 +280,8 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 }
 
 // auditChange records a revocation or forgetting in the audit trail.
-func (e *Engine) auditChange(ctx context.Context, kind, userID, id, reason string) error {
+func (e *Engine) auditChange(ctx context.Context, kind audit.Kind, userID, id, reason string) error {
 	p, _ := json.Marshal(map[string]string{"reason": reason})
 	_, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: kind, At: e.now().UTC(), UserID: userID, MemoryID: id, Payload: p}})
-	return errorf(kind+" "+id+": audit", err)
+	return errorf(string(kind)+" "+id+": audit", err)
 }

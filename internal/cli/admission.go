@@ -17,6 +17,7 @@ import (
 
 	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/bind"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/gate"
@@ -283,6 +284,7 @@ func errOr(err error, msg string) string {
 func (e *env) auditCmd() *cobra.Command {
 	var (
 		f      sqlite.EventFilter
+		kind   string
 		asJSON bool
 	)
 	cmd := &cobra.Command{
@@ -296,10 +298,9 @@ func (e *env) auditCmd() *cobra.Command {
 			if f.SearchID < 0 {
 				return usageError{fmt.Errorf("--search %d: want a search number from the audit trail", f.SearchID)}
 			}
-			switch f.Kind {
-			case "", "search", "decision", "injection", "binding", "revoke", "forget", "verdict":
-			default:
-				return usageError{fmt.Errorf("--kind %q: want search, decision, injection, binding, revoke, forget or verdict", f.Kind)}
+			var err error
+			if f.Kind, err = audit.ParseKind(kind); err != nil {
+				return usageError{fmt.Errorf("--kind: %w", err)}
 			}
 			if f.Decision != "" {
 				if _, err := admit.ParseDecision(f.Decision); err != nil {
@@ -322,7 +323,7 @@ func (e *env) auditCmd() *cobra.Command {
 				tw := tabwriter.NewWriter(e.out, 0, 0, 2, ' ', 0)
 				fmt.Fprintln(tw, "SEQ\tAT\tKIND\tTASK\tUSER\tMEMORY\tDECISION\tDETAIL")
 				for _, ev := range evs {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ev.Seq, ev.At.Format(time.RFC3339), safe(ev.Kind), orDash(ev.TaskID),
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ev.Seq, ev.At.Format(time.RFC3339), safe(string(ev.Kind)), orDash(ev.TaskID),
 						orDash(ev.UserID), orDash(ev.MemoryID), orDash(ev.Decision), truncate(string(ev.Payload), 70))
 				}
 				return tw.Flush()
@@ -334,7 +335,7 @@ func (e *env) auditCmd() *cobra.Command {
 	fl.StringVar(&f.UserID, "user", "", "only this user")
 	fl.StringVar(&f.MemoryID, "memory", "", "only events about this memory")
 	fl.StringVar(&f.Decision, "decision", "", "only this decision or binding verdict")
-	fl.StringVar(&f.Kind, "kind", "", "only this kind: search, decision, injection, binding, revoke, forget, verdict")
+	fl.StringVar(&kind, "kind", "", "only this kind: search, decision, injection, binding, revoke, forget, verdict")
 	fl.Int64Var(&f.SearchID, "search", 0, "only this search and its decisions")
 	fl.IntVar(&f.Limit, "limit", 0, "at most this many events")
 	fl.BoolVar(&asJSON, "json", false, "print as JSON")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/memory"
 )
 
@@ -55,7 +56,7 @@ func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]Ances
 // Event is one record of the audit trail.
 type Event struct {
 	Seq         int64           `json:"seq"`
-	Kind        string          `json:"kind"` // search, decision, injection, binding, revoke, forget, verdict
+	Kind        audit.Kind      `json:"kind"`
 	At          time.Time       `json:"at"`
 	TaskID      string          `json:"taskId,omitempty"`
 	UserID      string          `json:"userId,omitempty"`
@@ -96,7 +97,7 @@ func (s *Store) AppendEvents(ctx context.Context, events []Event) (int64, error)
 			args := make([]any, 0, 9*len(chunk))
 			for _, e := range chunk {
 				searchID := e.SearchID
-				if searchID == 0 && e.Kind == "decision" {
+				if searchID == 0 && e.Kind == audit.Decision {
 					searchID = first
 				}
 				args = append(args, row(e, searchID)...)
@@ -120,7 +121,7 @@ func nullInt(n int64) any {
 
 // EventFilter selects audit events; zero fields match everything.
 type EventFilter struct {
-	Kind     string
+	Kind     audit.Kind
 	TaskID   string
 	UserID   string
 	MemoryID string
@@ -137,7 +138,7 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 	for _, c := range []struct {
 		col string
 		v   string
-	}{{"kind", f.Kind}, {"task_id", f.TaskID}, {"user_id", f.UserID}, {"memory_id", f.MemoryID}, {"decision", f.Decision}} {
+	}{{"kind", string(f.Kind)}, {"task_id", f.TaskID}, {"user_id", f.UserID}, {"memory_id", f.MemoryID}, {"decision", f.Decision}} {
 		if c.v != "" {
 			where, args = append(where, c.col+" = ?"), append(args, c.v)
 		}
@@ -275,7 +276,7 @@ func (s *Store) Verdict(ctx context.Context, seq int64, approve bool, reviewer, 
 		}
 		payload, _ := json.Marshal(map[string]any{"reviewItem": seq, "verdict": status, "reviewer": reviewer, "note": note})
 		_, err = tx.ExecContext(ctx, `INSERT INTO audit_events(kind, at, task_id, user_id, principal_id, memory_id, decision, payload)
-			VALUES ('verdict', ?, ?, ?, ?, ?, ?, ?)`, at.UnixNano(), taskID, it.UserID, nullStr(reviewer), it.MemoryID, status, string(payload))
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, audit.Verdict, at.UnixNano(), taskID, it.UserID, nullStr(reviewer), it.MemoryID, status, string(payload))
 		it.Seq, it.Status, it.Reviewer, it.VerdictAt, it.Note = seq, status, reviewer, at.UTC(), note
 		it.TaskID, it.Query, it.Context, it.Reasons = taskID.String, query.String, json.RawMessage(c), json.RawMessage(r)
 		return err
