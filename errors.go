@@ -3,7 +3,21 @@ package memgate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/memgate/memgate/store/sqlite"
 )
+
+// Errors at the engine boundary, for callers (a server) that map them to
+// statuses with errors.Is and errors.As, never by message text:
+//
+//   - errors.Is(err, ErrNotFound): an id names nothing the caller may see
+//     (*NotFoundError for ids of a user's scope);
+//   - errors.Is(err, ErrConflict): a write conflicts with what is stored,
+//     such as an explicit id already taken (*sqlite.TakenError);
+//   - errors.As(err, &fe) with fe a *memory.FieldError: bad input, naming
+//     the field (several may be joined, one per memory of a batch, each in a
+//     *sqlite.ItemError giving its position).
+var ErrConflict = sqlite.ErrConflict
 
 // NotFoundError reports memory ids that name nothing the caller may see. It
 // reads the same whether an id was never stored or belongs to another user,

@@ -313,3 +313,22 @@ func TestReadFiltersAreNormalised(t *testing.T) {
 		t.Fatalf("admit with the same user in two forms: %v", err)
 	}
 }
+
+// Errors at the engine boundary are typed: a server maps them to statuses
+// with errors.Is and errors.As, never by message text.
+func TestTypedErrors(t *testing.T) {
+	e, _ := openTemp(t, nil)
+	add(t, e, memory.Memory{ID: "a", UserID: "u", Text: "note"})
+	_, err := e.Add(ctx, memory.Memory{ID: "a", UserID: "v", Text: "again"})
+	if !errors.Is(err, ErrConflict) {
+		t.Fatalf("taken id: %v is not ErrConflict", err)
+	}
+	_, err = e.Add(ctx, memory.Memory{UserID: "u", Text: "bad kind", Kind: "opinion"})
+	var fe *memory.FieldError
+	if !errors.As(err, &fe) || fe.Field != "kind" {
+		t.Fatalf("invalid kind: %v is not a *memory.FieldError naming kind", err)
+	}
+	if _, err := e.ForUser("v").Get(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("foreign id: %v is not ErrNotFound", err)
+	}
+}

@@ -155,6 +155,22 @@ func (e *ItemError) Error() string { return fmt.Sprintf("memory %d (%s): %v", e.
 // Unwrap returns the problem without the memory's position.
 func (e *ItemError) Unwrap() error { return e.Err }
 
+// ErrConflict is matched (errors.Is) by errors about a write that conflicts
+// with what the store holds, such as an id that is already taken.
+var ErrConflict = errors.New("conflict")
+
+// TakenError is an id that a stored or forgotten memory already has. It
+// reads the same whoever holds the id.
+type TakenError struct{ ID string }
+
+// Error names the id.
+func (e *TakenError) Error() string {
+	return fmt.Sprintf("id: %q is already taken (ids are unique across the store and never reused)", e.ID)
+}
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *TakenError) Is(target error) bool { return target == ErrConflict }
+
 // RepeatError is an id that occurs twice in one batch.
 type RepeatError struct {
 	ID    string
@@ -273,7 +289,7 @@ func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict O
 		case found && onConflict == ConflictSkip && !forgotten && user == m.UserID:
 			skip[i] = true
 		case found:
-			fail(i, fmt.Errorf("id: %q is already taken (ids are unique across the store and never reused)", m.ID))
+			fail(i, &TakenError{ID: m.ID})
 		}
 	}
 	for i := range ms {
