@@ -72,10 +72,7 @@ func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, onConflict sql
 		if m.Revoked && m.RevokedAt.IsZero() {
 			m.RevokedAt = now
 		}
-		m.Normalize() // ids in NFC: the same id typed two ways is one id
-		if err := m.Validate(); err != nil {
-			errs = append(errs, &sqlite.ItemError{Index: i, ID: m.ID, Err: err})
-		}
+		m.Normalize() // ids in NFC: the same id typed two ways is one id; check validates
 		if len(m.Embedding) == 0 {
 			need = append(need, i)
 		} else {
@@ -120,8 +117,9 @@ func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, onConflict sql
 
 // check reports every problem of a prepared batch at once: those already
 // found (found) merged, in batch order, with what the store refuses
-// (unknown or foreign references, ids already taken). A memory without an
-// embedding yet gets a placeholder for the store's check.
+// (invalid memories, unknown or foreign references, ids already taken).
+// A memory without an embedding yet gets a placeholder for the store's
+// check.
 func (e *Engine) check(ctx context.Context, ms []memory.Memory, onConflict sqlite.OnConflict, found sqlite.ItemErrors) error {
 	probe := make([]memory.Memory, len(ms))
 	placeholder := []float32{1}
@@ -140,17 +138,8 @@ func (e *Engine) check(ctx context.Context, ms []memory.Memory, onConflict sqlit
 	if len(all) == 0 {
 		return nil
 	}
-	// The store re-validates each memory: keep one report per problem.
-	seen := map[string]bool{}
-	var out sqlite.ItemErrors
-	for _, ie := range all {
-		if k := fmt.Sprint(ie.Index, ie.Err); !seen[k] {
-			seen[k] = true
-			out = append(out, ie)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b *sqlite.ItemError) int { return a.Index - b.Index })
-	return out
+	slices.SortStableFunc(all, func(a, b *sqlite.ItemError) int { return a.Index - b.Index })
+	return all
 }
 
 // insert writes prepared memories and then indexes them, under the write
