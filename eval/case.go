@@ -320,3 +320,16 @@ func bindClass(v bind.Verdict) string {
 	}
 	return BindDeny
 }
+
+// Encode writes cases as JSON Lines in the case format, one per line,
+// without HTML escaping: what Read reads back.
+func Encode(w io.Writer, cases []Case) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range cases {
+		if err := enc.Encode(&cases[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -8,9 +8,7 @@
 package public
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -133,7 +131,7 @@ func writeFiles(dir string, all map[string][]eval.Case) (map[string]int, error) 
 		if err != nil {
 			return nil, err
 		}
-		if err := Encode(f, cases); err != nil {
+		if err := eval.Encode(f, cases); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -143,16 +141,4 @@ func writeFiles(dir string, all map[string][]eval.Case) (map[string]int, error) 
 		counts[s.Name] = len(cases)
 	}
 	return counts, nil
-}
-
-// Encode writes cases as JSON Lines (no HTML escaping).
-func Encode(w io.Writer, cases []eval.Case) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for i := range cases {
-		if err := enc.Encode(&cases[i]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -75,7 +75,7 @@ func converted(t *testing.T) map[string][]eval.Case {
 func digest(t *testing.T, cases []eval.Case) [sha256.Size]byte {
 	t.Helper()
 	hw := sha256.New()
-	if err := Encode(hw, cases); err != nil {
+	if err := eval.Encode(hw, cases); err != nil {
 		t.Fatal(err)
 	}
 	return [sha256.Size]byte(hw.Sum(nil))
@@ -132,7 +132,7 @@ func readBack(t *testing.T) (cases map[string][]eval.Case, warns map[string][]ev
 		for i, n := range names {
 			wg.Go(func() {
 				var b bytes.Buffer
-				if err := Encode(&b, all[n]); err != nil {
+				if err := eval.Encode(&b, all[n]); err != nil {
 					res[i].err = err
 					return
 				}
@@ -195,7 +195,7 @@ func TestWrite(t *testing.T) {
 	}
 	if first, ok := converted(t)["memorygraft"]; ok {
 		var want bytes.Buffer
-		if err := Encode(&want, first); err != nil {
+		if err := eval.Encode(&want, first); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(b, want.Bytes()) {

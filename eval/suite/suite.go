@@ -15,7 +15,6 @@
 package suite
 
 import (
-	"encoding/json"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -108,14 +107,5 @@ func Write(dir string, seed uint64, perFamily int) (map[string]int, error) {
 	return counts, nil
 }
 
-// Encode writes cases as JSON Lines.
-func Encode(w io.Writer, cases []eval.Case) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for i := range cases {
-		if err := enc.Encode(&cases[i]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// Encode writes cases as JSON Lines (eval.Encode).
+func Encode(w io.Writer, cases []eval.Case) error { return eval.Encode(w, cases) }
