@@ -140,6 +140,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue
 		}
+		g.lifts(s, fit)
 		var reason admit.Reason
 		switch {
 		case restates:
@@ -149,7 +150,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		case outOfRange:
 			reason = admit.ReasonGateOutOfRange
 		default:
-			reason = g.contentReason(s, fit)
+			reason = g.contentReason(s)
 		}
 		switch reason {
 		case admit.ReasonInstructionContent:
@@ -180,7 +181,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			factors = make([]string, 0, 3*len(cands))
 		}
 		start := len(factors)
-		factors = g.topFactors(s, fit, factors, 3)
+		factors = g.topFactors(s, factors, 3)
 		r.Scores.GateFactors = factors[start:len(factors):len(factors)]
 	}
 	return ctx.Err()
@@ -190,19 +191,31 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 // for the group to count as the reason.
 const minReasonLift = 0.02
 
-// contentReason returns the reason of the content group whose removal
-// raises the fit most, if it raises it by minReasonLift or more and more
-// than any group without a reason; "" when no content explains the low fit.
-// It must follow the forward pass that produced fit.
-func (g *Gate) contentReason(s *scratch, fit float64) admit.Reason {
-	best, bestUp := -1, 0.0
+// lifts computes, into s.lift, how much removing each feature group would
+// raise fit: what drove it down. It must follow the forward pass that
+// produced fit; only the first layer is recomputed per group.
+func (g *Gate) lifts(s *scratch, fit float64) {
+	if len(s.lift) != len(g.names) {
+		s.lift = make([]float64, len(g.names))
+	}
 	z := append(s.zTmp[:0], s.z1...)
 	for gi := range g.names {
-		if up := g.m.without(s, g.starts[gi], g.ends[gi], z) - fit; up > bestUp {
+		s.lift[gi] = g.m.without(s, g.starts[gi], g.ends[gi], z) - fit
+	}
+	s.zTmp = z
+}
+
+// contentReason returns the reason of the content group whose removal
+// raises the fit most (s.lift), if it raises it by minReasonLift or more
+// and more than any group without a reason; "" when no content explains
+// the low fit.
+func (g *Gate) contentReason(s *scratch) admit.Reason {
+	best, bestUp := -1, 0.0
+	for gi, up := range s.lift {
+		if up > bestUp {
 			best, bestUp = gi, up
 		}
 	}
-	s.zTmp = z
 	if best < 0 || bestUp < minReasonLift {
 		return ""
 	}
@@ -210,32 +223,21 @@ func (g *Gate) contentReason(s *scratch, fit float64) admit.Reason {
 }
 
 // topFactors appends the names of the n feature groups whose removal raises
-// the fit most: the ones that drove it down. It must follow the forward pass
-// that produced fit.
-func (g *Gate) topFactors(s *scratch, fit float64, dst []string, n int) []string {
-	type delta struct {
-		group int
-		d     float64
-	}
-	var ds [32]delta
-	k := 0
-	z := append(s.zTmp[:0], s.z1...)
-	for gi := range g.names {
-		if up := g.m.without(s, g.starts[gi], g.ends[gi], z) - fit; up > 0 && k < len(ds) {
-			ds[k] = delta{gi, up}
-			k++
-		}
-	}
-	s.zTmp = z
-	for i := 0; i < n && i < k; i++ { // partial selection sort: n is tiny
-		best := i
-		for j := i + 1; j < k; j++ {
-			if ds[j].d > ds[best].d {
-				best = j
+// the fit most (s.lift): the ones that drove it down.
+func (g *Gate) topFactors(s *scratch, dst []string, n int) []string {
+	taken := uint64(0) // groups already listed; there are fewer than 64
+	for range n {
+		best, bestUp := -1, 0.0
+		for gi, up := range s.lift {
+			if taken&(1<<gi) == 0 && up > bestUp {
+				best, bestUp = gi, up
 			}
 		}
-		ds[i], ds[best] = ds[best], ds[i]
-		dst = append(dst, g.names[ds[i].group])
+		if best < 0 {
+			break
+		}
+		taken |= 1 << best
+		dst = append(dst, g.names[best])
 	}
 	return dst
 }

@@ -120,6 +120,7 @@ type scratch struct {
 	xs   [][]float32 // per candidate: its features
 	fx   []float32   // backing array of xs
 	zTmp []float32   // first-layer pre-activations during attribution
+	lift []float64   // per feature group: how much removing it raises the fit
 	ext  extractor
 }
 
