@@ -13,8 +13,9 @@ import (
 	"github.com/memgate/memgate/bind"
 	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/inject"
+	"github.com/memgate/memgate/lineage"
 	"github.com/memgate/memgate/memory"
-	"github.com/memgate/memgate/store/sqlite"
+	"github.com/memgate/memgate/store"
 )
 
 // Decided is one candidate with its admission decision.
@@ -66,10 +67,11 @@ func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admis
 	if q.Scope.UserID != actx.UserID {
 		return nil, fmt.Errorf("admit: scope.userId %q differs from context userId %q: retrieval never crosses users", q.Scope.UserID, actx.UserID)
 	}
-	cands, qvec, err := e.search(ctx, q)
+	found, err := e.search(ctx, q, e.gateVectors)
 	if err != nil {
 		return nil, err
 	}
+	cands, qvec := found.cands, found.qvec
 	ids := make([]string, len(cands))
 	for i, c := range cands {
 		ids[i] = c.Memory.ID
@@ -78,9 +80,6 @@ func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admis
 	if err != nil {
 		return nil, errorf("admit", err)
 	}
-	e.mu.RLock()
-	idx := e.index
-	e.mu.RUnlock()
 	acs := make([]admit.Candidate, len(cands))
 	if !e.gateVectors {
 		qvec = nil // not the embedding the gate was trained on: it embeds the texts itself
@@ -88,10 +87,10 @@ func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admis
 	for i, c := range cands {
 		var vec []float32
 		if e.gateVectors {
-			vec, _ = idx.Vector(c.Memory.UserID, c.Memory.ID)
+			vec = found.vecs[i]
 		}
 		acs[i] = admit.Candidate{Memory: c.Memory, Similarity: c.Similarity, Lexical: c.Lexical, Retrieval: c.Score,
-			Lineage: lineageOf(&c.Memory, anc[c.Memory.ID]), Query: q.Text, QueryVector: qvec, Vector: vec}
+			Lineage: lineage.Of(&c.Memory, anc[c.Memory.ID]), Query: q.Text, QueryVector: qvec, Vector: vec}
 	}
 	adm, err := e.decide(ctx, actx, q.Text, acs, "search")
 	if err != nil {
@@ -131,10 +130,11 @@ func (e *Engine) AdmitCandidates(ctx context.Context, actx admit.Context, query 
 }
 
 // PrepareCandidates validates caller-supplied candidates and resolves their
-// lineage and supersession within the set, as AdmitCandidates does, without a
-// store. Evaluation uses it to admit cases in isolation.
+// lineage and supersession within the set (lineage.Within), as
+// AdmitCandidates does, without a store. Evaluation uses it to admit cases
+// in isolation.
 func PrepareCandidates(cands []GateCandidate) ([]admit.Candidate, error) {
-	byID := make(map[string]*memory.Memory, len(cands))
+	seen := make(map[string]bool, len(cands))
 	ms := make([]memory.Memory, len(cands))
 	for i, c := range cands {
 		m := c.Memory
@@ -143,72 +143,20 @@ func PrepareCandidates(cands []GateCandidate) ([]admit.Candidate, error) {
 			return nil, fmt.Errorf("candidate %d (%s): %w", i, m.ID, err)
 		}
 		if m.ID == "" {
-			return nil, fmt.Errorf("candidate %d: id is required", i)
+			return nil, fmt.Errorf("candidate %d: %w", i, &memory.FieldError{Field: "id", Problem: "is required"})
 		}
-		if _, dup := byID[m.ID]; dup {
-			return nil, fmt.Errorf("candidate %d: id %q repeats", i, m.ID)
+		if seen[m.ID] {
+			return nil, fmt.Errorf("candidate %d: %w", i, &memory.FieldError{Field: "id", Problem: fmt.Sprintf("%q repeats", m.ID)})
 		}
+		seen[m.ID] = true
 		ms[i] = m
-		byID[m.ID] = &ms[i]
 	}
-	for i := range ms {
-		if ms[i].Revoked {
-			continue
-		}
-		for _, old := range ms[i].Supersedes {
-			if o, ok := byID[old]; ok && o.UserID == ms[i].UserID && !slices.Contains(o.SupersededBy, ms[i].ID) {
-				o.SupersededBy = append(o.SupersededBy, ms[i].ID)
-			}
-		}
-	}
+	lins := lineage.Within(ms)
 	acs := make([]admit.Candidate, len(ms))
 	for i := range ms {
-		acs[i] = admit.Candidate{Memory: ms[i], Similarity: cands[i].Similarity, Lineage: lineageOf(&ms[i], ancestorsIn(ms[i].ID, byID))}
+		acs[i] = admit.Candidate{Memory: ms[i], Similarity: cands[i].Similarity, Lineage: lins[i]}
 	}
 	return acs, nil
-}
-
-// ancestorsIn follows lineage through the given set only. A source of
-// another user counts as unknown: lineage never crosses users.
-func ancestorsIn(id string, byID map[string]*memory.Memory) []sqlite.Ancestor {
-	user := byID[id].UserID
-	var out []sqlite.Ancestor
-	seen := map[string]bool{id: true}
-	queue := append([]string(nil), byID[id].LineageRefs...)
-	for len(queue) > 0 {
-		ref := queue[0]
-		queue = queue[1:]
-		if seen[ref] {
-			continue
-		}
-		seen[ref] = true
-		m, ok := byID[ref]
-		if !ok || m.UserID != user {
-			out = append(out, sqlite.Ancestor{ID: ref}) // unknown source: lowest authority
-			continue
-		}
-		out = append(out, sqlite.Ancestor{ID: ref, Authority: m.SourceAuthority, Revoked: m.Revoked})
-		queue = append(queue, m.LineageRefs...)
-	}
-	return out
-}
-
-// lineageOf computes the effective authority (the lowest of the memory's own
-// and its ancestors'; unknown is lowest) and the revoked and forgotten
-// ancestors.
-func lineageOf(m *memory.Memory, ancestors []sqlite.Ancestor) admit.Lineage {
-	l := admit.Lineage{EffectiveAuthority: m.SourceAuthority}
-	for _, a := range ancestors {
-		if a.Authority.Rank() < l.EffectiveAuthority.Rank() {
-			l.EffectiveAuthority = a.Authority
-		}
-		if a.Forgotten {
-			l.ForgottenAncestors = append(l.ForgottenAncestors, a.ID)
-		} else if a.Revoked {
-			l.RevokedAncestors = append(l.RevokedAncestors, a.ID)
-		}
-	}
-	return l
 }
 
 func (e *Engine) checkContext(actx *admit.Context) error {
@@ -219,16 +167,6 @@ func (e *Engine) checkContext(actx *admit.Context) error {
 		actx.Now = e.now().UTC()
 	}
 	return nil
-}
-
-// decisionPayload is what the audit trail keeps of one decision.
-type decisionPayload struct {
-	Reasons     []admit.Reason    `json:"reasons"`
-	Constraints admit.Constraints `json:"constraints"`
-	Scores      admit.Scores      `json:"scores"`
-	// GateOnly: decided over a candidate the caller supplied; Bind ignores
-	// it, so a caller cannot relabel a stored memory by sending its id.
-	GateOnly bool `json:"gateOnly,omitempty"`
 }
 
 // topKEntry is what the audit trail keeps of one retrieved candidate: ids
@@ -246,7 +184,7 @@ type topKEntry struct {
 func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, acs []admit.Candidate, mode string) (*Admission, error) {
 	// The gate compares candidates with what the user revoked: a memory
 	// that restates a revoked one is treated like it.
-	revoked, err := e.store.RecentlyRevoked(ctx, actx.UserID, gate.MaxWithdrawn)
+	revoked, err := e.store.Revoked(ctx, actx.UserID, gate.MaxWithdrawn)
 	if err != nil {
 		return nil, errorf("admit", err)
 	}
@@ -269,27 +207,23 @@ func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, a
 			WorkspaceID: m.WorkspaceID, ProjectID: m.ProjectID, Domain: m.Domain}
 	}
 	search, _ := json.Marshal(map[string]any{"mode": mode, "query": query, "context": actx, "topK": top})
-	events := []sqlite.Event{{Kind: audit.Search, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID, PrincipalID: actx.Principal.ID, Payload: search}}
-	var queue []sqlite.QuarantineItem
+	rec := audit.Admission{
+		Search:    audit.Event{Kind: audit.Search, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID, PrincipalID: actx.Principal.ID, Payload: search},
+		Decisions: make([]audit.Event, 0, len(results)),
+	}
 	ctxJSON, _ := json.Marshal(actx)
 	for _, r := range results {
-		p, _ := json.Marshal(decisionPayload{Reasons: r.Reasons, Constraints: r.Constraints, Scores: r.Scores, GateOnly: mode == "gate"})
-		events = append(events, sqlite.Event{Kind: audit.Decision, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
+		p, _ := json.Marshal(audit.DecisionPayload{Reasons: r.Reasons, Constraints: r.Constraints, Scores: r.Scores, GateOnly: mode == "gate"})
+		rec.Decisions = append(rec.Decisions, audit.Event{Kind: audit.Decision, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
 			PrincipalID: actx.Principal.ID, MemoryID: r.MemoryID, Decision: string(r.Decision), Payload: p})
 		if r.Decision == admit.Quarantine {
 			reasons, _ := json.Marshal(r.Reasons)
-			queue = append(queue, sqlite.QuarantineItem{MemoryID: r.MemoryID, UserID: actx.UserID, TaskID: actx.TaskID,
-				At: actx.Now, Query: query, Context: ctxJSON, Reasons: reasons})
+			rec.Quarantine = append(rec.Quarantine, audit.QuarantineItem{MemoryID: r.MemoryID, UserID: actx.UserID, TaskID: actx.TaskID,
+				At: actx.Now, Query: query, Context: ctxJSON, Reasons: reasons, Status: audit.Pending})
 		}
 	}
-	if adm.SearchID, err = e.store.AppendEvents(ctx, events); err != nil {
+	if adm.SearchID, err = e.store.RecordAdmission(ctx, &rec); err != nil {
 		return nil, errorf("admit: audit", err)
-	}
-	for i := range queue {
-		queue[i].SearchID = adm.SearchID
-	}
-	if err := e.store.Enqueue(ctx, queue); err != nil {
-		return nil, errorf("admit: quarantine", err)
 	}
 	return adm, nil
 }
@@ -345,7 +279,7 @@ func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Opti
 	}
 	p, _ := json.Marshal(map[string]any{"injected": injected, "omitted": out.Omitted, "tokens": out.Tokens, "budget": out.Budget})
 	a := adm.Context
-	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: audit.Injection, At: a.Now, TaskID: a.TaskID, UserID: a.UserID,
+	if _, err := e.store.AppendEvents(ctx, []audit.Event{{Kind: audit.Injection, At: a.Now, TaskID: a.TaskID, UserID: a.UserID,
 		PrincipalID: a.Principal.ID, SearchID: adm.SearchID, Payload: p}}); err != nil {
 		return out, errorf("build context: audit", err)
 	}
@@ -371,7 +305,7 @@ func (e *Engine) current(ctx context.Context, userID string, ids []string, at ti
 	if err != nil {
 		return nil, err
 	}
-	var mine []string
+	var mine, missing []string
 	for _, m := range stored {
 		if m.UserID == userID {
 			expired := !m.ExpiresAt.IsZero() && !at.Before(m.ExpiresAt)
@@ -380,15 +314,19 @@ func (e *Engine) current(ctx context.Context, userID string, ids []string, at ti
 		}
 	}
 	for _, id := range ids {
-		if _, ok := out[id]; ok {
-			continue
+		if _, ok := out[id]; !ok {
+			missing = append(missing, id)
 		}
-		t, ok, err := e.store.Tombstone(ctx, id)
+	}
+	if len(missing) > 0 {
+		ts, err := e.store.Tombstones(ctx, missing)
 		if err != nil {
 			return nil, err
 		}
-		if ok && t.UserID == userID {
-			out[id] = currentMemory{withdrawn: true}
+		for id, t := range ts {
+			if t.UserID == userID {
+				out[id] = currentMemory{withdrawn: true}
+			}
 		}
 	}
 	anc, err := e.store.Ancestors(ctx, mine)
@@ -396,13 +334,10 @@ func (e *Engine) current(ctx context.Context, userID string, ids []string, at ti
 		return nil, err
 	}
 	for id, as := range anc {
-		for _, a := range as {
-			if a.Revoked || a.Forgotten {
-				c := out[id]
-				c.withdrawn = true
-				out[id] = c
-				break
-			}
+		if lineage.Withdrawn(as) {
+			c := out[id]
+			c.withdrawn = true
+			out[id] = c
 		}
 	}
 	return out, nil
@@ -445,24 +380,16 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 	if len(unknown) > 0 {
 		return bind.Result{}, &NotFoundError{What: "justifiedBy", IDs: unknown}
 	}
-	events, err := e.store.Events(ctx, sqlite.EventFilter{Kind: audit.Decision, TaskID: actx.TaskID, UserID: actx.UserID})
+	decisions, err := store.Decisions(ctx, e.store, actx.UserID, actx.TaskID)
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
-	type decided struct {
-		d admit.Decision
-		p decisionPayload
-	}
-	latest := map[string]decided{} // the task's most recent decision per memory
-	for _, ev := range events {
-		var p decisionPayload
-		if err := json.Unmarshal(ev.Payload, &p); err != nil {
-			return bind.Result{}, fmt.Errorf("bind: audit event %d: %w", ev.Seq, err)
-		}
-		if p.GateOnly {
+	latest := map[string]audit.Decided{} // the task's most recent decision per memory
+	for _, d := range decisions {
+		if d.GateOnly {
 			continue // about the caller's own memories, whatever their ids
 		}
-		latest[ev.MemoryID] = decided{admit.Decision(ev.Decision), p}
+		latest[d.MemoryID] = d
 	}
 	ids := make([]string, 0, len(latest))
 	for id := range latest {
@@ -483,19 +410,19 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 			continue // not a memory of this user (a gate-only candidate, say)
 		}
 		d := latest[id]
-		decidedMems = append(decidedMems, bind.Decided{MemoryID: id, Text: c.memory.Text, Decision: d.d, Constraints: d.p.Constraints,
-			EffectiveAuthority: d.p.Scores.EffectiveAuthority, Revoked: c.withdrawn})
+		decidedMems = append(decidedMems, bind.Decided{MemoryID: id, Text: c.memory.Text, Decision: d.Decision, Constraints: d.Constraints,
+			EffectiveAuthority: d.Scores.EffectiveAuthority, Revoked: c.withdrawn})
 	}
 	// A revoked memory is excluded in every task, retrieved or not: its
 	// values taint arguments even when this task never saw it.
-	revoked, err := e.store.Revoked(ctx, actx.UserID)
+	revoked, err := e.store.Revoked(ctx, actx.UserID, 0)
 	if err != nil {
 		return bind.Result{}, errorf("bind", err)
 	}
 	res := bind.Judge(call, justifiedBy, bind.WithRevoked(decidedMems, revoked))
 	p, _ := json.Marshal(map[string]any{"tool": call, "justifiedBy": justifiedBy, "verdict": res.Verdict, "reasons": res.Reasons,
 		"accepted": res.Accepted, "tainted": res.Tainted})
-	if _, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: audit.Binding, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
+	if _, err := e.store.AppendEvents(ctx, []audit.Event{{Kind: audit.Binding, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
 		PrincipalID: actx.Principal.ID, Decision: string(res.Verdict), Payload: p}}); err != nil {
 		return res, errorf("bind: audit", err)
 	}
@@ -510,24 +437,25 @@ func errOr(err error, msg string) string {
 }
 
 // Audit lists audit events.
-func (e *Engine) Audit(ctx context.Context, f sqlite.EventFilter) ([]sqlite.Event, error) {
+func (e *Engine) Audit(ctx context.Context, f audit.Filter) ([]audit.Event, error) {
 	f.TaskID, f.UserID, f.MemoryID = memory.NormalizeID(f.TaskID), memory.NormalizeID(f.UserID), memory.NormalizeID(f.MemoryID)
 	return e.store.Events(ctx, f)
 }
 
 // ReviewQueue lists quarantined memories with the given status (pending,
 // approved, rejected; "" for all).
-func (e *Engine) ReviewQueue(ctx context.Context, status string) ([]sqlite.QuarantineItem, error) {
+func (e *Engine) ReviewQueue(ctx context.Context, status string) ([]audit.QuarantineItem, error) {
 	switch status {
-	case "", "pending", "approved", "rejected":
+	case "", audit.Pending, audit.Approved, audit.Rejected:
 	default:
-		return nil, fmt.Errorf("review queue: unknown status %q (allowed: pending, approved, rejected)", status)
+		return nil, fmt.Errorf("review queue: %w", &memory.FieldError{Field: "status",
+			Problem: fmt.Sprintf("unknown value %q (allowed: pending, approved, rejected)", status)})
 	}
-	return e.store.Queue(ctx, status, 0)
+	return e.store.Queue(ctx, audit.QueueFilter{Status: status})
 }
 
 // Review records a reviewer's verdict on a quarantined memory; the verdict
 // becomes a labelled example for training the gate.
-func (e *Engine) Review(ctx context.Context, item int64, approve bool, reviewer, note string) (sqlite.QuarantineItem, error) {
-	return e.store.Verdict(ctx, item, approve, reviewer, note, e.now())
+func (e *Engine) Review(ctx context.Context, item int64, approve bool, reviewer, note string) (audit.QuarantineItem, error) {
+	return e.store.Review(ctx, audit.Review{Item: item, Approve: approve, Reviewer: reviewer, Note: note, At: e.now()})
 }

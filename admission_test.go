@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/bind"
 	"github.com/memgate/memgate/inject"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
-	"github.com/memgate/memgate/store/sqlite"
 )
 
 var demoNow = time.Date(2026, 6, 11, 10, 0, 0, 0, time.UTC)
@@ -96,7 +96,7 @@ func TestRevocationChain(t *testing.T) {
 	if hits, _ := e.index.Lexical(ctx, memory.Filter{UserID: "alex"}, "summary monthly", 10); len(hits) != 0 {
 		t.Fatalf("forgotten text still in the lexical index: %v", hits)
 	}
-	if _, ok := e.index.Similarity("alex", "sum", make([]float32, e.Embedder().Dim)); ok {
+	if vs, err := e.index.Vectors(ctx, "alex", []string{"sum"}); err != nil || vs[0] != nil {
 		t.Fatal("forgotten vector still in the index")
 	}
 	adm, err = e.Admit(ctx, actx, q)
@@ -109,7 +109,7 @@ func TestRevocationChain(t *testing.T) {
 	if _, err := e.Bind(ctx, actx, call, []string{"sum"}); err != nil {
 		t.Fatalf("binding a forgotten id is a deny, not an error: %v", err)
 	}
-	events, err := e.Audit(ctx, sqlite.EventFilter{})
+	events, err := e.Audit(ctx, audit.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestAdmitAuditsEveryDecisionWithReasons(t *testing.T) {
 	}) {
 		t.Errorf("c: the gate lowered it to %s without a content reason: %v", c.Decision, c.Reasons)
 	}
-	events, err := e.Audit(ctx, sqlite.EventFilter{TaskID: "t1"})
+	events, err := e.Audit(ctx, audit.Filter{TaskID: "t1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,10 +164,10 @@ func TestAdmitAuditsEveryDecisionWithReasons(t *testing.T) {
 		}
 	}
 	// Filters: by memory and by decision.
-	if evs, _ := e.Audit(ctx, sqlite.EventFilter{MemoryID: "b"}); len(evs) != 1 || evs[0].Decision != "rank_down" {
+	if evs, _ := e.Audit(ctx, audit.Filter{MemoryID: "b"}); len(evs) != 1 || evs[0].Decision != "rank_down" {
 		t.Fatalf("filter by memory: %+v", evs)
 	}
-	if evs, _ := e.Audit(ctx, sqlite.EventFilter{Decision: "deny"}); len(evs) != 1 || evs[0].MemoryID != "d" {
+	if evs, _ := e.Audit(ctx, audit.Filter{Decision: "deny"}); len(evs) != 1 || evs[0].MemoryID != "d" {
 		t.Fatalf("filter by decision: %+v", evs)
 	}
 }

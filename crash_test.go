@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
 
 // The crash tests run a child copy of this test binary that writes to a
@@ -122,7 +123,7 @@ func TestCrashMidImportIsAllOrNothing(t *testing.T) {
 				t.Fatalf("reopen after crash: %v", err)
 			}
 			defer e.Close()
-			if err := e.Store().Check(ctx); err != nil {
+			if err := e.Store().(store.Checker).Check(ctx); err != nil {
 				t.Fatalf("file damaged by the crash: %v", err)
 			}
 			if _, err := e.Get(ctx, "before"); err != nil {
@@ -185,7 +186,7 @@ loop:
 		t.Fatalf("reopen after crash: %v", err)
 	}
 	defer e.Close()
-	if err := e.Store().Check(ctx); err != nil {
+	if err := e.Store().(store.Checker).Check(ctx); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range acked {

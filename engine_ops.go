@@ -2,16 +2,15 @@ package memgate
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 
-	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
-	"github.com/memgate/memgate/store/sqlite"
+	"github.com/memgate/memgate/store"
 )
 
 // Add stores one memory and returns it as stored, with its id and createdAt
@@ -29,13 +28,13 @@ func (e *Engine) Add(ctx context.Context, m memory.Memory) (memory.Memory, error
 // current time, and without an embedding one from the engine's embedder; a
 // caller-supplied embedding must have the embedder's dimension. Lineage and
 // supersedes may refer to stored memories or to others in the batch. Errors
-// about one memory are *sqlite.ItemError values giving its position.
+// about one memory are *store.ItemError values giving its position.
 func (e *Engine) AddBatch(ctx context.Context, ms []memory.Memory) ([]memory.Memory, error) {
-	out, err := e.prepare(ctx, ms, sqlite.ConflictError, nil)
+	out, err := e.prepare(ctx, ms, store.ConflictError, nil)
 	if err != nil {
 		return nil, errorf("add", err)
 	}
-	if _, err := e.insert(ctx, out, sqlite.ConflictError, nil); err != nil {
+	if _, err := e.insert(ctx, out, store.ConflictError, nil); err != nil {
 		return nil, errorf("add", err)
 	}
 	for i := range out {
@@ -52,13 +51,13 @@ const embedChunk = 512
 // prepare copies ms, fills in ids, timestamps and embeddings, and checks the
 // batch as the store will (see check). progress, if set, is told how many
 // have been embedded.
-func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, onConflict sqlite.OnConflict, progress func(done int)) ([]memory.Memory, error) {
+func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, onConflict store.OnConflict, progress func(done int)) ([]memory.Memory, error) {
 	dim := e.emb.Identity().Dim
 	now := e.now().UTC()
 	out := make([]memory.Memory, len(ms))
 	var (
 		need []int
-		errs sqlite.ItemErrors
+		errs store.ItemErrors
 	)
 	for i, m := range ms {
 		m.LineageRefs, m.Supersedes = slices.Clone(m.LineageRefs), slices.Clone(m.Supersedes)
@@ -77,7 +76,7 @@ func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, onConflict sql
 			need = append(need, i)
 		} else {
 			if len(m.Embedding) != dim {
-				errs = append(errs, &sqlite.ItemError{Index: i, ID: m.ID, Err: fmt.Errorf(
+				errs = append(errs, &store.ItemError{Index: i, ID: m.ID, Err: fmt.Errorf(
 					"embedding: has dimension %d; the store's embedder %s needs %d", len(m.Embedding), e.emb.Identity(), dim)})
 			}
 			m.Embedding = slices.Clone(m.Embedding)
@@ -120,7 +119,7 @@ func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, onConflict sql
 // (invalid memories, unknown or foreign references, ids already taken).
 // A memory without an embedding yet gets a placeholder for the store's
 // check.
-func (e *Engine) check(ctx context.Context, ms []memory.Memory, onConflict sqlite.OnConflict, found sqlite.ItemErrors) error {
+func (e *Engine) check(ctx context.Context, ms []memory.Memory, onConflict store.OnConflict, found store.ItemErrors) error {
 	probe := make([]memory.Memory, len(ms))
 	placeholder := []float32{1}
 	for i := range ms {
@@ -130,7 +129,7 @@ func (e *Engine) check(ctx context.Context, ms []memory.Memory, onConflict sqlit
 		}
 	}
 	err := e.store.CheckBatch(ctx, probe, onConflict)
-	var more sqlite.ItemErrors
+	var more store.ItemErrors
 	if err != nil && !errors.As(err, &more) {
 		return err
 	}
@@ -138,13 +137,13 @@ func (e *Engine) check(ctx context.Context, ms []memory.Memory, onConflict sqlit
 	if len(all) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(all, func(a, b *sqlite.ItemError) int { return a.Index - b.Index })
+	slices.SortStableFunc(all, func(a, b *store.ItemError) int { return a.Index - b.Index })
 	return all
 }
 
 // insert writes prepared memories and then indexes them, under the write
 // lock so the index sees writes in the store's order.
-func (e *Engine) insert(ctx context.Context, ms []memory.Memory, onConflict sqlite.OnConflict, progress func(done int)) (int, error) {
+func (e *Engine) insert(ctx context.Context, ms []memory.Memory, onConflict store.OnConflict, progress func(done int)) (int, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	n, err := e.store.Insert(ctx, ms, onConflict, progress)
@@ -158,12 +157,12 @@ func (e *Engine) insert(ctx context.Context, ms []memory.Memory, onConflict sqli
 			entries = append(entries, entryOf(m))
 		}
 	}
-	if onConflict == sqlite.ConflictSkip {
+	if onConflict == store.ConflictSkip {
 		// Skipped memories kept their stored version; re-read what the
 		// index must hold rather than trusting the batch.
 		return n, e.reindex(ctx, entries)
 	}
-	return n, e.index.Upsert(entries...)
+	return n, e.index.Upsert(ctx, entries...)
 }
 
 // reindex indexes the stored version of each entry's memory.
@@ -182,7 +181,7 @@ func (e *Engine) reindex(ctx context.Context, entries []retrieve.Entry) error {
 			fresh = append(fresh, entryOf(&stored[i]))
 		}
 	}
-	return e.index.Upsert(fresh...)
+	return e.index.Upsert(ctx, fresh...)
 }
 
 func entryOf(m *memory.Memory) retrieve.Entry {
@@ -191,7 +190,7 @@ func entryOf(m *memory.Memory) retrieve.Entry {
 
 // Get returns one memory with its relations, without its embedding.
 func (e *Engine) Get(ctx context.Context, id string) (memory.Memory, error) {
-	return e.store.GetOne(ctx, memory.NormalizeID(id), false)
+	return store.GetOne(ctx, e.store, memory.NormalizeID(id), false)
 }
 
 // ListOptions select memories for List.
@@ -203,37 +202,37 @@ type ListOptions struct {
 }
 
 // List returns stored memories in insertion order, a page at a time.
-func (e *Engine) List(ctx context.Context, o ListOptions) (sqlite.Page, error) {
+func (e *Engine) List(ctx context.Context, o ListOptions) (store.Page, error) {
 	o.Scope.Normalize() // filters match ids as they were stored: in NFC
-	return e.store.List(ctx, sqlite.ListQuery{Filter: o.Scope, IncludeRevoked: o.IncludeRevoked, After: o.After, Limit: o.Limit})
+	return e.store.List(ctx, store.ListQuery{Filter: o.Scope, IncludeRevoked: o.IncludeRevoked, After: o.After, Limit: o.Limit})
 }
 
 // Revoke withdraws a memory: from this call on it is no longer a search
-// candidate, while its record stays for audit with the reason. It returns the
-// revoked memory.
+// candidate, while its record stays for audit with the reason. The
+// revocation and its audit event are one write. It returns the revoked
+// memory.
 func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, error) {
 	id = memory.NormalizeID(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	m, err := e.store.Revoke(ctx, id, reason, e.now())
+	m, err := e.store.Revoke(ctx, id, store.Change{Reason: reason, At: e.now().UTC()})
 	if err != nil {
 		return memory.Memory{}, err
 	}
-	e.index.Remove(m.UserID, id)
-	return m, e.auditChange(ctx, audit.Revoke, m.UserID, id, reason)
+	return m, errorf("revoke "+id+": index", e.index.Remove(ctx, m.UserID, id))
 }
 
-// Forget deletes a memory's text and vector for good and leaves a tombstone.
+// Forget deletes a memory's text and vector for good and leaves a tombstone;
+// the deletion and its audit event are one write.
 func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombstone, error) {
 	id = memory.NormalizeID(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	t, err := e.store.Forget(ctx, id, reason, e.now())
+	t, err := e.store.Forget(ctx, id, store.Change{Reason: reason, At: e.now().UTC()})
 	if err != nil {
 		return t, err
 	}
-	e.index.Remove(t.UserID, id)
-	return t, e.auditChange(ctx, audit.Forget, t.UserID, id, reason)
+	return t, errorf("forget "+id+": index", e.index.Remove(ctx, t.UserID, id))
 }
 
 // Supersede records that memory newID replaces each of oldIDs (all of the
@@ -248,12 +247,13 @@ func (e *Engine) Supersede(ctx context.Context, newID string, oldIDs ...string) 
 
 // Stats describes the engine's store and index.
 type Stats struct {
-	sqlite.Stats
+	store.Stats
 	Embedder embed.Identity `json:"embedder"`
 	// Indexed counts the vectors in the engine's in-memory index: those of
 	// the users searched (or loaded with LoadIndex) since it was opened.
-	Indexed int    `json:"indexedVectors"`
-	Path    string `json:"path"`
+	Indexed int `json:"indexedVectors"`
+	// Path locates the store (a file path), if it has one.
+	Path string `json:"path"`
 }
 
 // Stats counts what the store holds.
@@ -262,15 +262,25 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	e.mu.RLock()
-	n := e.index.Len()
-	e.mu.RUnlock()
-	return Stats{Stats: st, Embedder: e.emb.Identity(), Indexed: n, Path: e.store.Path()}, nil
+	out := Stats{Stats: st, Embedder: e.emb.Identity()}
+	if c, ok := e.index.(index.Counter); ok {
+		e.mu.RLock()
+		out.Indexed = c.Len()
+		e.mu.RUnlock()
+	}
+	if l, ok := e.store.(store.Locator); ok {
+		out.Path = l.Path()
+	}
+	return out, nil
 }
 
-// auditChange records a revocation or forgetting in the audit trail.
-func (e *Engine) auditChange(ctx context.Context, kind audit.Kind, userID, id, reason string) error {
-	p, _ := json.Marshal(map[string]string{"reason": reason})
-	_, err := e.store.AppendEvents(ctx, []sqlite.Event{{Kind: kind, At: e.now().UTC(), UserID: userID, MemoryID: id, Payload: p}})
-	return errorf(string(kind)+" "+id+": audit", err)
+// Check verifies the store's integrity. A store that cannot check itself
+// (it does not implement store.Checker) gets an error wrapping
+// errors.ErrUnsupported.
+func (e *Engine) Check(ctx context.Context) error {
+	c, ok := e.store.(store.Checker)
+	if !ok {
+		return fmt.Errorf("check the store: %w", errors.ErrUnsupported)
+	}
+	return c.Check(ctx)
 }

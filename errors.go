@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memgate/memgate/store/sqlite"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
 
 // Errors at the engine boundary, for callers (a server) that map them to
@@ -13,11 +14,17 @@ import (
 //   - errors.Is(err, ErrNotFound): an id names nothing the caller may see
 //     (*NotFoundError for ids of a user's scope);
 //   - errors.Is(err, ErrConflict): a write conflicts with what is stored,
-//     such as an explicit id already taken (*sqlite.TakenError);
-//   - errors.As(err, &fe) with fe a *memory.FieldError: bad input, naming
-//     the field (several may be joined, one per memory of a batch, each in a
-//     *sqlite.ItemError giving its position).
-var ErrConflict = sqlite.ErrConflict
+//     such as an explicit id already taken (*store.TakenError);
+//   - errors.Is(err, ErrInvalid): bad input; errors.As(err, &fe) with fe a
+//     *memory.FieldError names the field (several may be joined, one per
+//     memory of a batch, each in a *store.ItemError giving its position);
+//   - errors.Is(err, ErrReadOnly), ErrNoStore: the store refuses writes, or
+//     is not there.
+var ErrConflict = store.ErrConflict
+
+// ErrInvalid is matched by every error about bad input (a *memory.FieldError
+// naming the field).
+var ErrInvalid = memory.ErrInvalid
 
 // NotFoundError reports memory ids that name nothing the caller may see. It
 // reads the same whether an id was never stored or belongs to another user,

@@ -2,6 +2,7 @@ package memgate
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/index/exact"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
@@ -311,12 +313,15 @@ func TestOpenModes(t *testing.T) {
 // call number failOn (counting from 1), to drive the engine's fallback load
 // and its failure path.
 type plainIndex struct {
-	Index
+	index.Index
 	mu            sync.Mutex
 	calls, failOn int
 }
 
-func (p *plainIndex) Upsert(entries ...retrieve.Entry) error {
+// Len counts what the wrapped index holds.
+func (p *plainIndex) Len() int { return p.Index.(index.Counter).Len() }
+
+func (p *plainIndex) Upsert(ctx context.Context, entries ...retrieve.Entry) error {
 	p.mu.Lock()
 	p.calls++
 	fail := p.calls == p.failOn
@@ -324,7 +329,7 @@ func (p *plainIndex) Upsert(entries ...retrieve.Entry) error {
 	if fail {
 		return errors.New("index full")
 	}
-	return p.Index.Upsert(entries...)
+	return p.Index.Upsert(ctx, entries...)
 }
 
 // TestFailedLoadLeavesNothingBehind: a load that fails part-way leaves the
@@ -332,7 +337,7 @@ func (p *plainIndex) Upsert(entries ...retrieve.Entry) error {
 func TestFailedLoadLeavesNothingBehind(t *testing.T) {
 	path := seed(t, map[string]int{"ann": 4100, "bob": 3})
 	var plain *plainIndex
-	e := reopen(t, path, &Options{NewIndex: func(dim int) Index {
+	e := reopen(t, path, &Options{NewIndex: func(dim int) index.Index {
 		plain = &plainIndex{Index: exact.New(dim)}
 		return plain
 	}})

@@ -2,26 +2,15 @@ package memgate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"sync"
 
+	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
 )
-
-// UserLoader is an optional interface of an Index. The engine loads a user's
-// memories into the index on that user's first search; ReplaceUser lets the
-// index build the user's partition while the store is still being read, on
-// another core, and without blocking searches of other users. Without it the
-// engine calls Upsert.
-type UserLoader interface {
-	// ReplaceUser sets the entries of userID to those entries yields,
-	// dropping any it had. sizeHint is about how many entries to expect
-	// (0 if unknown). If entries yields an error, ReplaceUser must return
-	// it and leave the index unchanged.
-	ReplaceUser(userID string, sizeHint int, entries iter.Seq2[retrieve.Entry, error]) error
-}
 
 // lazyIndex is the Index an engine searches: it loads a user's memories from
 // the store on that user's first search, and keeps every write in step.
@@ -34,7 +23,7 @@ type UserLoader interface {
 // before that read (and the replay repeats it harmlessly: upserts and
 // removals set an id's state) or is in the queue.
 type lazyIndex struct {
-	Index // the underlying index; Similarity, Vector and Len pass through
+	index.Index // the underlying index; Vectors passes through
 	// scan calls fn for each of a user's live entries, from the store.
 	scan func(ctx context.Context, userID string, fn func(retrieve.Entry) error) error
 	// count estimates how many entries scan will yield.
@@ -60,14 +49,14 @@ type indexOp struct {
 	remove []string
 }
 
-func newLazyIndex(idx Index, scan func(ctx context.Context, userID string, fn func(retrieve.Entry) error) error,
+func newLazyIndex(idx index.Index, scan func(ctx context.Context, userID string, fn func(retrieve.Entry) error) error,
 	count func(ctx context.Context, userID string) (int, error)) *lazyIndex {
 	return &lazyIndex{Index: idx, scan: scan, count: count, loaded: map[string]bool{}, loading: map[string]*userLoad{}}
 }
 
 // Upsert indexes the entries of loaded users, queues those of users being
 // loaded, and leaves the others to their load.
-func (x *lazyIndex) Upsert(entries ...retrieve.Entry) error {
+func (x *lazyIndex) Upsert(ctx context.Context, entries ...retrieve.Entry) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	now := make([]retrieve.Entry, 0, len(entries))
@@ -82,19 +71,31 @@ func (x *lazyIndex) Upsert(entries ...retrieve.Entry) error {
 	if len(now) == 0 {
 		return nil
 	}
-	return x.Index.Upsert(now...)
+	return x.Index.Upsert(ctx, now...)
 }
 
 // Remove removes ids of a loaded user, or queues the removal while the user
 // is being loaded.
-func (x *lazyIndex) Remove(userID string, ids ...string) {
+func (x *lazyIndex) Remove(ctx context.Context, userID string, ids ...string) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if l := x.loading[userID]; l != nil {
 		l.pending = append(l.pending, indexOp{remove: ids})
-		return
+		return nil
 	}
-	x.Index.Remove(userID, ids...)
+	if !x.loaded[userID] {
+		return nil // the user's load will read the store as it is
+	}
+	return x.Index.Remove(ctx, userID, ids...)
+}
+
+// Len counts the entries of the users loaded so far, if the underlying
+// index can count.
+func (x *lazyIndex) Len() int {
+	if c, ok := x.Index.(index.Counter); ok {
+		return c.Len()
+	}
+	return 0
 }
 
 // Search loads f.UserID's memories if they are not yet, then searches.
@@ -161,9 +162,11 @@ func (x *lazyIndex) load(ctx context.Context, userID string, l *userLoad) error 
 			break
 		}
 		if len(op.upsert) > 0 {
-			err = x.Index.Upsert(op.upsert...)
+			err = x.Index.Upsert(ctx, op.upsert...)
 		}
-		x.Index.Remove(userID, op.remove...)
+		if err == nil && len(op.remove) > 0 {
+			err = x.Index.Remove(ctx, userID, op.remove...)
+		}
 	}
 	if err != nil {
 		for _, op := range l.pending {
@@ -171,7 +174,10 @@ func (x *lazyIndex) load(ctx context.Context, userID string, l *userLoad) error 
 				ids = append(ids, en.ID)
 			}
 		}
-		x.Index.Remove(userID, ids...)
+		// Undo with a context of its own: the load's may be what failed.
+		if rerr := x.Index.Remove(context.WithoutCancel(ctx), userID, ids...); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("undo the partial load: %w", rerr))
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("load the index of user %s: %w", userID, err)
 		}
@@ -183,12 +189,12 @@ func (x *lazyIndex) load(ctx context.Context, userID string, l *userLoad) error 
 
 // install puts a user's entries into the underlying index.
 func (x *lazyIndex) install(ctx context.Context, userID string, entries iter.Seq2[retrieve.Entry, error]) error {
-	if ul, ok := x.Index.(UserLoader); ok {
+	if ul, ok := x.Index.(index.Loader); ok {
 		n, err := x.count(ctx, userID)
 		if err != nil {
 			return err
 		}
-		return ul.ReplaceUser(userID, n, entries)
+		return ul.ReplaceUser(ctx, userID, n, entries)
 	}
 	const chunk = 4096
 	batch := make([]retrieve.Entry, 0, chunk)
@@ -197,13 +203,13 @@ func (x *lazyIndex) install(ctx context.Context, userID string, entries iter.Seq
 			return err
 		}
 		if batch = append(batch, en); len(batch) == chunk {
-			if err := x.Index.Upsert(batch...); err != nil {
+			if err := x.Index.Upsert(ctx, batch...); err != nil {
 				return err
 			}
 			batch = batch[:0]
 		}
 	}
-	return x.Index.Upsert(batch...)
+	return x.Index.Upsert(ctx, batch...)
 }
 
 // loadChunk is how many entries the store reader hands over at a time.

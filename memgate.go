@@ -4,10 +4,11 @@
 // authority, kind, classification, validity, lineage) that admission needs to
 // decide whether it may enter a model's context.
 //
-// An Engine keeps memories in an embedded SQLite file (package store/sqlite),
-// embeds them offline by default (package embed), and retrieves candidates by
-// fusing exact vector search with BM25 full-text search (package
-// index/exact).
+// An Engine keeps memories in a system of record (package store: an embedded
+// SQLite file by default, see Open; any store with New), embeds them offline
+// by default (package embed), and retrieves candidates by fusing vector
+// search with BM25 full-text search in a candidate index (package index:
+// index/exact by default).
 // The user scope is enforced inside both searches, never by filtering a
 // larger result afterwards.
 //
@@ -32,10 +33,11 @@ import (
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/gate"
+	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/index/exact"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
-	"github.com/memgate/memgate/retrieve"
+	"github.com/memgate/memgate/store"
 	"github.com/memgate/memgate/store/sqlite"
 )
 
@@ -49,37 +51,16 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// Index proposes candidates within one user's scope, by vector similarity and
-// by BM25 over the text. The engine fills it from the store one user at a
-// time, on that user's first search (see UserLoader), and keeps it in step
-// with every write after that. index/exact is the default; a filtered ANN
-// index can take its place for very large tenants.
-type Index interface {
-	Upsert(entries ...retrieve.Entry) error
-	Remove(userID string, ids ...string)
-	// Search returns the k entries of f.UserID inside f's scope most
-	// similar to q; the scope must be applied during the search, not to
-	// its results.
-	Search(ctx context.Context, f memory.Filter, q []float32, k int) ([]retrieve.Hit, error)
-	// Lexical returns the k entries of f.UserID inside f's scope with the
-	// best BM25 score for query, under the same scope rule.
-	Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error)
-	// Similarity scores one entry against q, false if it is not indexed.
-	Similarity(userID, id string, q []float32) (float64, bool)
-	// Vector returns an entry's vector (not to be modified), false if it is
-	// not indexed.
-	Vector(userID, id string) ([]float32, bool)
-	Len() int
-}
-
 // Options configure Open. The zero value (or nil) is the embedded default:
 // the builtin offline embedder and an exact in-memory index.
 type Options struct {
 	// Embedder embeds memory and query text. Default embed.NewBuiltin().
 	Embedder Embedder
-	// NewIndex makes the candidate index for a dimension. Default
-	// exact.New.
-	NewIndex func(dim int) Index
+	// NewIndex makes the candidate index for a dimension (see package
+	// index). Default exact.New. An index that is not index.Persistent is
+	// filled from the store one user at a time, on that user's first
+	// search, and kept in step with every write after that.
+	NewIndex func(dim int) index.Index
 	// Now is the clock used for createdAt, revokedAt, tombstones and
 	// admission contexts without a time. Default time.Now.
 	Now func() time.Time
@@ -92,12 +73,12 @@ type Options struct {
 	// texts itself (about 3 µs a candidate). A gate trained on your own
 	// embedder and labels (memgate train) uses your vectors directly.
 	Gate admit.Gate
-	// MustExist refuses to create a store: Open fails with an error
+	// MustExist (Open only) refuses to create a store: Open fails with an error
 	// wrapping ErrNoStore if there is none at the path (no file, or an
 	// empty one), and creates nothing. Use it wherever a mistyped path
 	// should be an error rather than a new, empty store.
 	MustExist bool
-	// ReadOnly opens an existing store for reading only (it implies
+	// ReadOnly (Open only) opens an existing store for reading only (it implies
 	// MustExist), also when its file is write-protected: Get, List,
 	// Search, Export, Stats, Audit and the review queue work, and every
 	// operation that writes (Add, Import, Revoke, Forget, Supersede,
@@ -111,7 +92,7 @@ type Options struct {
 // Engine is a memory store with scoped candidate retrieval. It is safe for
 // concurrent use.
 type Engine struct {
-	store  *sqlite.Store
+	store  store.Store
 	emb    Embedder
 	now    func() time.Time
 	policy *policy.Policy
@@ -121,7 +102,8 @@ type Engine struct {
 	gateVectors bool
 
 	mu    sync.RWMutex // serialises writes so the index follows the store's order
-	index Index        // a *lazyIndex: users are loaded on first search
+	index index.Index  // a *lazyIndex, unless the index is persistent
+	lazy  *lazyIndex   // nil for a persistent index
 }
 
 // EmbedderMismatchError is returned by Open when the store was filled by a
@@ -136,10 +118,9 @@ func (e *EmbedderMismatchError) Error() string {
 		"open it with the same embedder, or migrate it with `memgate reembed`", e.Store, e.Embedder)
 }
 
-// Open opens the store at path, creating it unless opts says MustExist or
-// ReadOnly. A new store records the embedder's identity; an existing store
-// embedded by another embedder is refused with *EmbedderMismatchError; see
-// Reembed to migrate it.
+// Open opens the embedded SQLite store at path (package store/sqlite),
+// creating it unless opts says MustExist or ReadOnly, and returns an engine
+// over it; see New.
 //
 // Opening reads no vectors: each user's memories are loaded into the index
 // on that user's first search (LoadIndex loads them ahead), so commands that
@@ -149,39 +130,42 @@ func (e *EmbedderMismatchError) Error() string {
 // every candidate from the store, so a memory revoked or forgotten elsewhere
 // is never returned.
 func Open(ctx context.Context, path string, opts *Options) (*Engine, error) {
-	e, err := open(ctx, path, opts)
-	if err != nil {
-		return nil, err
-	}
-	id := e.emb.Identity()
-	have, ok, err := e.store.Identity(ctx)
-	if err == nil && !ok {
-		have = id
-		if !e.store.ReadOnly() {
-			err = e.store.SetIdentity(ctx, id)
-		}
-	}
-	if err != nil {
-		e.store.Close()
-		return nil, err
-	}
-	if have != id {
-		e.store.Close()
-		return nil, &EmbedderMismatchError{Store: have, Embedder: id}
-	}
-	return e, nil
-}
-
-func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	if o.Embedder == nil {
-		o.Embedder = embed.NewBuiltin()
+	if err := checkEmbedder(&o); err != nil {
+		return nil, err
+	}
+	st, err := sqlite.OpenWith(ctx, path, sqlite.OpenOptions{MustExist: o.MustExist, ReadOnly: o.ReadOnly})
+	if err != nil {
+		return nil, err
+	}
+	e, err := New(ctx, st, &o)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// New returns an engine over st, any implementation of the store contract
+// (package store): store/sqlite, store/mem, or another backend. A store
+// without a recorded embedder identity gets the engine's, unless it is
+// read-only; one filled by another embedder is refused with
+// *EmbedderMismatchError (see Reembed to migrate it). The engine owns st:
+// Close closes it. The options MustExist and ReadOnly concern opening a
+// store and are ignored here.
+func New(ctx context.Context, st store.Store, opts *Options) (*Engine, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if err := checkEmbedder(&o); err != nil {
+		return nil, err
 	}
 	if o.NewIndex == nil {
-		o.NewIndex = func(dim int) Index { return exact.New(dim) }
+		o.NewIndex = func(dim int) index.Index { return exact.New(dim) }
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -196,19 +180,41 @@ func open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 		}
 		o.Gate = g
 	}
-	if id := o.Embedder.Identity(); id.Name == "" || id.Dim <= 0 || id.Dim > memory.MaxEmbeddingDim {
-		return nil, fmt.Errorf("open engine: embedder identity %+v is invalid", id)
+	id := o.Embedder.Identity()
+	have, ok, err := st.Identity(ctx)
+	if err == nil && !ok {
+		have = id
+		if !st.ReadOnly() {
+			err = st.SetIdentity(ctx, id)
+		}
 	}
-	st, err := sqlite.OpenWith(ctx, path, sqlite.OpenOptions{MustExist: o.MustExist, ReadOnly: o.ReadOnly})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("open engine: %w", err)
+	}
+	if have != id {
+		return nil, &EmbedderMismatchError{Store: have, Embedder: id}
 	}
 	e := &Engine{store: st, emb: o.Embedder, now: o.Now, policy: o.Policy, gate: o.Gate, gateVectors: true}
-	e.index = newLazyIndex(o.NewIndex(o.Embedder.Identity().Dim), st.ScanEntries, st.CountEntries)
+	e.index = o.NewIndex(id.Dim)
+	if p, ok := e.index.(index.Persistent); !ok || !p.Persistent() {
+		e.lazy = newLazyIndex(e.index, st.ScanEntries, st.CountEntries)
+		e.index = e.lazy
+	}
 	if ge, ok := o.Gate.(interface{ Embedder() embed.Identity }); ok {
-		e.gateVectors = ge.Embedder() == o.Embedder.Identity()
+		e.gateVectors = ge.Embedder() == id
 	}
 	return e, nil
+}
+
+// checkEmbedder defaults and checks the options' embedder.
+func checkEmbedder(o *Options) error {
+	if o.Embedder == nil {
+		o.Embedder = embed.NewBuiltin()
+	}
+	if id := o.Embedder.Identity(); id.Name == "" || id.Dim <= 0 || id.Dim > memory.MaxEmbeddingDim {
+		return fmt.Errorf("open engine: embedder identity %+v is invalid", id)
+	}
+	return nil
 }
 
 // LoadIndex loads the memories of the given users into the index now, or of
@@ -222,9 +228,11 @@ func (e *Engine) LoadIndex(ctx context.Context, userIDs ...string) error {
 			return errorf("load index", err)
 		}
 	}
-	lazy := e.index.(*lazyIndex)
+	if e.lazy == nil {
+		return nil // a persistent index holds every user already
+	}
 	for _, u := range userIDs {
-		if err := lazy.ensure(ctx, u); err != nil {
+		if err := e.lazy.ensure(ctx, u); err != nil {
 			return err
 		}
 	}
@@ -238,8 +246,8 @@ func (e *Engine) Close() error { return e.store.Close() }
 func (e *Engine) Embedder() embed.Identity { return e.emb.Identity() }
 
 // Store gives access to the underlying system of record, for tools that need
-// more than the engine exposes (integrity checks, descendants, tombstones).
-func (e *Engine) Store() *sqlite.Store { return e.store }
+// more than the engine exposes (integrity checks, labelled examples).
+func (e *Engine) Store() store.Store { return e.store }
 
 // newID returns a time-ordered unique id (UUIDv7) for a memory.
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
@@ -254,15 +262,15 @@ func errorf(what string, err error) error {
 
 // ErrNotFound reports an id that is not in the store (it may have been
 // forgotten; the message says so).
-var ErrNotFound = sqlite.ErrNotFound
+var ErrNotFound = store.ErrNotFound
 
 // ErrNoStore is wrapped by Open's error when there is no store at the path
 // and the options say MustExist or ReadOnly.
-var ErrNoStore = sqlite.ErrNoStore
+var ErrNoStore = store.ErrNoStore
 
 // ErrReadOnly is wrapped by the error of a write to a store that was opened
 // ReadOnly, or whose file, directory or file system is read-only.
-var ErrReadOnly = sqlite.ErrReadOnly
+var ErrReadOnly = store.ErrReadOnly
 
 // IsNotFound reports whether err says a memory does not exist.
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

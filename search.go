@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/internal/vecmath"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
 )
@@ -57,20 +58,31 @@ type Candidate struct {
 // and their scope checked again, so an index that lags the store cannot leak a
 // memory of another scope or resurrect a revoked one.
 func (e *Engine) Search(ctx context.Context, q Query) ([]Candidate, error) {
-	cands, _, err := e.search(ctx, q)
-	return cands, err
+	r, err := e.search(ctx, q, false)
+	return r.cands, err
 }
 
-// search is Search that also returns the normalised query vector.
-func (e *Engine) search(ctx context.Context, q Query) ([]Candidate, []float32, error) {
+// searched is what search found.
+type searched struct {
+	cands []Candidate
+	qvec  []float32 // the normalised query vector
+	// vecs are the candidates' vectors from the index, in order, if they
+	// were asked for (nil for one the index no longer holds).
+	vecs [][]float32
+}
+
+// search is Search that also returns the normalised query vector and, if
+// withVectors, the candidates' vectors. The index is asked for vectors once
+// per search, never per candidate.
+func (e *Engine) search(ctx context.Context, q Query, withVectors bool) (searched, error) {
 	if err := e.checkQuery(&q); err != nil {
-		return nil, nil, errorf("search", err)
+		return searched{}, errorf("search", err)
 	}
 	qvec := q.Vector
 	if len(qvec) == 0 {
 		vecs, err := e.emb.Embed(ctx, []string{q.Text})
 		if err != nil {
-			return nil, nil, errorf("search: embed query", err)
+			return searched{}, errorf("search: embed query", err)
 		}
 		qvec = vecs[0]
 	} else {
@@ -83,12 +95,12 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Candidate, []float32, e
 	e.mu.RUnlock()
 	vhits, err := idx.Search(ctx, q.Scope, qvec, q.Depth)
 	if err != nil {
-		return nil, nil, errorf("search: vector index", err)
+		return searched{}, errorf("search: vector index", err)
 	}
 	var lhits []retrieve.Hit
 	if q.Text != "" {
 		if lhits, err = idx.Lexical(ctx, q.Scope, q.Text, q.Depth); err != nil {
-			return nil, nil, errorf("search: lexical index", err)
+			return searched{}, errorf("search: lexical index", err)
 		}
 	}
 	fused := retrieve.Fuse(vhits, lhits, q.K)
@@ -98,13 +110,13 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Candidate, []float32, e
 	}
 	records, err := e.store.Get(ctx, ids, false)
 	if err != nil {
-		return nil, nil, errorf("search", err)
+		return searched{}, errorf("search", err)
 	}
 	byID := make(map[string]int, len(records))
 	for i := range records {
 		byID[records[i].ID] = i
 	}
-	out := make([]Candidate, 0, len(fused))
+	r := searched{qvec: qvec, cands: make([]Candidate, 0, len(fused))}
 	for _, f := range fused {
 		i, ok := byID[f.ID]
 		if !ok {
@@ -114,14 +126,41 @@ func (e *Engine) search(ctx context.Context, q Query) ([]Candidate, []float32, e
 		if m.Revoked || m.UserID != q.Scope.UserID || !q.Scope.Matches(&m) {
 			continue
 		}
-		c := Candidate{Memory: m, Similarity: f.Similarity, Lexical: f.Lexical,
-			VectorRank: f.VectorRank, LexicalRank: f.LexicalRank, Score: f.Score}
-		if f.VectorRank == 0 {
-			c.Similarity, _ = idx.Similarity(m.UserID, m.ID, qvec)
-		}
-		out = append(out, c)
+		r.cands = append(r.cands, Candidate{Memory: m, Similarity: f.Similarity, Lexical: f.Lexical,
+			VectorRank: f.VectorRank, LexicalRank: f.LexicalRank, Score: f.Score})
 	}
-	return out, qvec, nil
+	// Lexical-only candidates need their similarity, and admission may
+	// need every candidate's vector: one call to the index gets them.
+	var need []string
+	for _, c := range r.cands {
+		if withVectors || c.VectorRank == 0 {
+			need = append(need, c.Memory.ID)
+		}
+	}
+	if len(need) == 0 {
+		return r, nil
+	}
+	vecs, err := idx.Vectors(ctx, q.Scope.UserID, need)
+	if err != nil {
+		return searched{}, errorf("search: vector index", err)
+	}
+	if len(vecs) != len(need) {
+		return searched{}, fmt.Errorf("search: vector index returned %d vectors for %d ids", len(vecs), len(need))
+	}
+	if withVectors {
+		r.vecs = vecs
+	}
+	for i, j := 0, 0; i < len(r.cands); i++ {
+		c := &r.cands[i]
+		if !withVectors && c.VectorRank != 0 {
+			continue
+		}
+		if v := vecs[j]; c.VectorRank == 0 && len(v) == len(qvec) {
+			c.Similarity = float64(vecmath.Dot(qvec, v))
+		}
+		j++
+	}
+	return r, nil
 }
 
 func (e *Engine) checkQuery(q *Query) error {

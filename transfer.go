@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 	"github.com/memgate/memgate/store/sqlite"
 )
 
@@ -83,9 +84,9 @@ func (e *Engine) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impo
 		ms, lines = append(ms, m), append(lines, line)
 	}
 	res.Records = len(ms) + len(bad)
-	onConflict := sqlite.ConflictError
+	onConflict := store.ConflictError
 	if o.SkipExisting {
-		onConflict = sqlite.ConflictSkip
+		onConflict = store.ConflictSkip
 	}
 	// One pass reports every bad line: the lines that did not decode, and
 	// what validation and the store refuse among those that did. Nothing
@@ -113,13 +114,13 @@ func (e *Engine) Import(ctx context.Context, r io.Reader, o ImportOptions) (Impo
 		res.Imported, err = e.insert(ctx, prepared, onConflict, written)
 	}
 	if err != nil {
-		var ies sqlite.ItemErrors
+		var ies store.ItemErrors
 		if !errors.As(err, &ies) {
 			return res, errorf("import", err) // not about a line: the disk, the embedder
 		}
 		for _, ie := range ies {
 			problem := ie.Err
-			if re, ok := problem.(*sqlite.RepeatError); ok {
+			if re, ok := problem.(*store.RepeatError); ok {
 				problem = fmt.Errorf("id: %q repeats line %d", re.ID, lines[re.First])
 			}
 			bad = append(bad, &memory.LineError{Line: lines[ie.Index], Err: problem})
@@ -151,7 +152,7 @@ func (e *Engine) Export(ctx context.Context, w io.Writer, o ExportOptions) (int,
 	enc := memory.NewEncoder(w)
 	n := 0
 	for after := int64(0); ; {
-		p, err := e.store.List(ctx, sqlite.ListQuery{Filter: o.Scope, IncludeRevoked: true, After: after, Limit: 1000, WithVectors: o.WithVectors})
+		p, err := e.store.List(ctx, store.ListQuery{Filter: o.Scope, IncludeRevoked: true, After: after, Limit: 1000, WithVectors: o.WithVectors})
 		if err != nil {
 			return n, errorf("export", err)
 		}
@@ -174,10 +175,14 @@ func (e *Engine) Export(ctx context.Context, w io.Writer, o ExportOptions) (int,
 // transaction, so a failure part-way leaves the store as it was. Afterwards
 // the store must be opened with an embedder of to's identity.
 func Reembed(ctx context.Context, path string, to Embedder, progress func(done, total int)) error {
-	e, err := open(ctx, path, &Options{Embedder: to, MustExist: true})
+	o := Options{Embedder: to}
+	if err := checkEmbedder(&o); err != nil {
+		return err
+	}
+	st, err := sqlite.OpenWith(ctx, path, sqlite.OpenOptions{MustExist: true})
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	return e.store.Reembed(ctx, to.Identity(), to.Embed, embedChunk, progress)
+	defer st.Close()
+	return st.Reembed(ctx, to.Identity(), to.Embed, embedChunk, progress)
 }

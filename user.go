@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
 
 // UserScope is the engine limited to one user's memories, for callers that
@@ -31,16 +32,16 @@ func (u *UserScope) UserID() string { return u.user }
 // is not the user's is a *NotFoundError.
 func (u *UserScope) Get(ctx context.Context, id string) (memory.Memory, error) {
 	id = memory.NormalizeID(id)
-	m, err := u.e.store.GetOne(ctx, id, false)
+	m, err := store.GetOne(ctx, u.e.store, id, false)
 	if err == nil && m.UserID == u.user {
 		return m, nil
 	}
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return memory.Memory{}, errorf("get "+id, err)
 	}
-	if t, ok, terr := u.e.store.Tombstone(ctx, id); terr != nil {
+	if ts, terr := u.e.store.Tombstones(ctx, []string{id}); terr != nil {
 		return memory.Memory{}, errorf("get "+id, terr)
-	} else if ok && t.UserID == u.user {
+	} else if t, ok := ts[id]; ok && t.UserID == u.user {
 		return memory.Memory{}, fmt.Errorf("get: memory %q was forgotten at %s: %w", id, t.ForgottenAt.Format("2006-01-02T15:04:05Z07:00"), ErrNotFound)
 	}
 	return memory.Memory{}, &NotFoundError{What: "id", IDs: []string{id}}

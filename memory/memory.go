@@ -118,7 +118,12 @@ type Memory struct {
 	Embedding []float32 `json:"embedding,omitempty"`
 }
 
-// FieldError reports one problem with one field of a memory.
+// ErrInvalid is matched (errors.Is) by every *FieldError: a caller can tell
+// bad input from a failing store without knowing which field was wrong.
+var ErrInvalid = errors.New("invalid input")
+
+// FieldError reports one problem with one field of an input: a memory, a
+// query, an admission context or a request.
 type FieldError struct {
 	Field   string // JSON name of the field, e.g. "expiresAt" or "lineageRefs[2]"
 	Problem string
@@ -126,6 +131,9 @@ type FieldError struct {
 
 // Error renders the problem as "field: problem".
 func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
+
+// Is makes errors.Is(err, ErrInvalid) true.
+func (e *FieldError) Is(target error) bool { return target == ErrInvalid }
 
 func fieldErr(field, format string, args ...any) error {
 	return &FieldError{Field: field, Problem: fmt.Sprintf(format, args...)}

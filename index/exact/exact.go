@@ -7,9 +7,10 @@
 // Vectors of one user are kept in one contiguous slab and scored with a SIMD
 // dot-product kernel. Exact search is the right choice up to tens of
 // thousands of memories per user; a filtered ANN index can replace it behind
-// the same interface for larger tenants. The index holds no state of its own:
-// an engine fills each user's partition from the store on that user's first
-// search (ReplaceUser), then keeps it in step with every write.
+// the same interface (index.Index) for larger tenants. The index holds no
+// state of its own: an engine fills each user's partition from the store on
+// that user's first search (ReplaceUser), then keeps it in step with every
+// write.
 package exact
 
 import (
@@ -20,10 +21,23 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/internal/vecmath"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
 )
+
+// Index implements the index contract, including the optional bulk loading
+// and counting.
+var (
+	_ index.Index   = (*Index)(nil)
+	_ index.Loader  = (*Index)(nil)
+	_ index.Counter = (*Index)(nil)
+)
+
+// ctxEvery is how many entries a long write handles between two looks at
+// its context.
+const ctxEvery = 4096
 
 // Dot is the dot product of equal-length vectors (vecmath.Dot).
 func Dot(a, b []float32) float32 { return vecmath.Dot(a, b) }
@@ -107,8 +121,12 @@ func (x *Index) check(entries []retrieve.Entry) error {
 }
 
 // Upsert adds entries, replacing any with the same id and user. Every vector
-// must have the index's dimension; on error nothing is changed.
-func (x *Index) Upsert(entries ...retrieve.Entry) error {
+// must have the index's dimension and every entry a user; on error, a
+// cancelled ctx included, nothing is changed.
+func (x *Index) Upsert(ctx context.Context, entries ...retrieve.Entry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := x.check(entries); err != nil {
 		return err
 	}
@@ -133,12 +151,22 @@ func (x *Index) Upsert(entries ...retrieve.Entry) error {
 // index's dimension, and a later entry with the id of an earlier one replaces
 // it. sizeHint is about how many entries to expect (0 if unknown): room for
 // them is allocated at once. If entries yields an error, or an entry is
-// refused, ReplaceUser returns that error and changes nothing.
-func (x *Index) ReplaceUser(userID string, sizeHint int, entries iter.Seq2[retrieve.Entry, error]) error {
+// refused, or ctx is cancelled meanwhile, ReplaceUser returns that error and
+// changes nothing.
+func (x *Index) ReplaceUser(ctx context.Context, userID string, sizeHint int, entries iter.Seq2[retrieve.Entry, error]) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s := newShard(max(sizeHint, 0), x.dim)
+	n := 0
 	for e, err := range entries {
 		if err != nil {
 			return err
+		}
+		if n++; n%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 		}
 		if err := x.check([]retrieve.Entry{e}); err != nil {
 			return err
@@ -178,13 +206,17 @@ func (s *shard) upsert(e retrieve.Entry, dim int) int {
 	return added
 }
 
-// Remove deletes the given ids of one user; unknown ids are ignored.
-func (x *Index) Remove(userID string, ids ...string) {
+// Remove deletes the given ids of one user; unknown ids are ignored. It
+// fails only if ctx is done before it starts.
+func (x *Index) Remove(ctx context.Context, userID string, ids ...string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	s := x.users[userID]
 	if s == nil {
-		return
+		return nil
 	}
 	for _, id := range ids {
 		if s.remove(id, x.dim) {
@@ -194,6 +226,7 @@ func (x *Index) Remove(userID string, ids ...string) {
 	if len(s.ids) == 0 {
 		delete(x.users, userID)
 	}
+	return nil
 }
 
 // remove deletes one id by moving the last row into its place, and reports
@@ -218,38 +251,44 @@ func (s *shard) remove(id string, dim int) bool {
 	return true
 }
 
-// Similarity returns the cosine similarity between q and one stored memory,
-// and false if the memory is not in the index.
-func (x *Index) Similarity(userID, id string, q []float32) (float64, bool) {
-	if len(q) != x.dim {
-		return 0, false
+// Vectors returns the stored vectors of ids of userID, one per id in order,
+// nil for an id the user does not have. The vectors are copies, made under
+// the read lock into one block: a later write moves rows of the slab in
+// place (removal fills the hole with the last row), so handing out views of
+// it would let a concurrent Remove change a vector under its reader.
+func (x *Index) Vectors(ctx context.Context, userID string, ids []string) ([][]float32, error) {
+	if userID == "" {
+		return nil, fmt.Errorf("exact index: vectors need a userId")
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(ids))
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	s := x.users[userID]
 	if s == nil {
-		return 0, false
+		return out, nil
 	}
-	i, ok := s.pos[id]
-	if !ok {
-		return 0, false
+	found := 0
+	for _, id := range ids {
+		if _, ok := s.pos[id]; ok {
+			found++
+		}
 	}
-	return float64(Dot(q, s.vecs[i*x.dim:(i+1)*x.dim])), true
-}
-
-// Vector returns the stored vector of one memory; callers must not modify it.
-func (x *Index) Vector(userID, id string) ([]float32, bool) {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	s := x.users[userID]
-	if s == nil {
-		return nil, false
+	dim := x.dim
+	block := make([]float32, found*dim)
+	for i, id := range ids {
+		r, ok := s.pos[id]
+		if !ok {
+			continue
+		}
+		v := block[:dim:dim]
+		block = block[dim:]
+		copy(v, s.vecs[r*dim:(r+1)*dim])
+		out[i] = v
 	}
-	i, ok := s.pos[id]
-	if !ok {
-		return nil, false
-	}
-	return s.vecs[i*x.dim : (i+1)*x.dim : (i+1)*x.dim], true
+	return out, nil
 }
 
 // Search returns the k vectors of f.UserID most similar to q that fall inside

@@ -65,14 +65,16 @@ func TestSearchMatchesBruteForceWithScopes(t *testing.T) {
 		})
 	}
 	x := New(dim)
-	if err := x.Upsert(entries...); err != nil {
+	if err := x.Upsert(context.Background(), entries...); err != nil {
 		t.Fatal(err)
 	}
 	// Remove some, to exercise the swap-delete bookkeeping.
 	var kept []retrieve.Entry
 	for i, e := range entries {
 		if i%7 == 0 {
-			x.Remove(e.UserID, e.ID)
+			if err := x.Remove(context.Background(), e.UserID, e.ID); err != nil {
+				t.Fatal(err)
+			}
 			continue
 		}
 		kept = append(kept, e)
@@ -116,7 +118,7 @@ func TestUserScopeIsNotPostFiltered(t *testing.T) {
 	for i := range 10 {
 		es = append(es, retrieve.Entry{ID: fmt.Sprintf("mine%d", i), UserID: "alice", Vector: []float32{0, 1}})
 	}
-	if err := x.Upsert(es...); err != nil {
+	if err := x.Upsert(context.Background(), es...); err != nil {
 		t.Fatal(err)
 	}
 	hits, err := x.Search(context.Background(), memory.Filter{UserID: "alice"}, q, 10)
@@ -135,22 +137,26 @@ func TestUserScopeIsNotPostFiltered(t *testing.T) {
 
 func TestUpsertReplacesAndValidates(t *testing.T) {
 	x := New(2)
-	if err := x.Upsert(retrieve.Entry{ID: "a", UserID: "u", Vector: []float32{1, 0}}); err != nil {
+	if err := x.Upsert(context.Background(), retrieve.Entry{ID: "a", UserID: "u", Vector: []float32{1, 0}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Upsert(retrieve.Entry{ID: "a", UserID: "u", Vector: []float32{0, 1}, ProjectID: "p"}); err != nil {
+	if err := x.Upsert(context.Background(), retrieve.Entry{ID: "a", UserID: "u", Vector: []float32{0, 1}, ProjectID: "p"}); err != nil {
 		t.Fatal(err)
 	}
 	if x.Len() != 1 {
 		t.Fatalf("Len %d after replace", x.Len())
 	}
-	if s, ok := x.Similarity("u", "a", []float32{0, 1}); !ok || s != 1 {
-		t.Fatalf("Similarity = %v %v", s, ok)
+	vs, err := x.Vectors(context.Background(), "u", []string{"a"})
+	if err != nil || len(vs) != 1 || !slices.Equal(vs[0], []float32{0, 1}) {
+		t.Fatalf("Vectors = %v, %v; want the replacing vector", vs, err)
 	}
-	if err := x.Upsert(retrieve.Entry{ID: "b", UserID: "u", Vector: []float32{1}}); err == nil {
+	if s := float64(Dot([]float32{0, 1}, vs[0])); s != 1 {
+		t.Fatalf("similarity from Vectors = %v", s)
+	}
+	if err := x.Upsert(context.Background(), retrieve.Entry{ID: "b", UserID: "u", Vector: []float32{1}}); err == nil {
 		t.Fatal("wrong dimension accepted")
 	}
-	if err := x.Upsert(retrieve.Entry{ID: "b", Vector: []float32{1, 0}}); err == nil {
+	if err := x.Upsert(context.Background(), retrieve.Entry{ID: "b", Vector: []float32{1, 0}}); err == nil {
 		t.Fatal("entry without user accepted")
 	}
 	if _, err := x.Search(context.Background(), memory.Filter{}, []float32{1, 0}, 1); err == nil {
@@ -171,7 +177,7 @@ func BenchmarkSearch20k(b *testing.B) {
 	for i := range es {
 		es[i] = retrieve.Entry{ID: fmt.Sprintf("m%d", i), UserID: "u1", ProjectID: fmt.Sprintf("p%d", i%5), Vector: randVec(r, dim)}
 	}
-	if err := x.Upsert(es...); err != nil {
+	if err := x.Upsert(context.Background(), es...); err != nil {
 		b.Fatal(err)
 	}
 	q := randVec(r, dim)
@@ -219,10 +225,10 @@ func TestReplaceUser(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			x := New(dim)
-			if err := x.Upsert(append(slices.Clone(other), tt.before...)...); err != nil {
+			if err := x.Upsert(context.Background(), append(slices.Clone(other), tt.before...)...); err != nil {
 				t.Fatal(err)
 			}
-			err := x.ReplaceUser("u", len(tt.entries), seqOf(tt.entries))
+			err := x.ReplaceUser(ctx, "u", len(tt.entries), seqOf(tt.entries))
 			if (err == nil) != (tt.wantErr == "") || err != nil && !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("ReplaceUser = %v, want error %q", err, tt.wantErr)
 			}
@@ -281,7 +287,7 @@ func TestReplaceUserWhileSearching(t *testing.T) {
 	for i := range 200 {
 		base = append(base, retrieve.Entry{ID: fmt.Sprintf("s%d", i), UserID: "searched", Text: "quarterly report", Vector: randVec(r, dim)})
 	}
-	if err := x.Upsert(base...); err != nil {
+	if err := x.Upsert(context.Background(), base...); err != nil {
 		t.Fatal(err)
 	}
 	loads := make([][]retrieve.Entry, 8)
@@ -295,7 +301,7 @@ func TestReplaceUserWhileSearching(t *testing.T) {
 	go func() {
 		defer close(done)
 		for u, es := range loads {
-			if err := x.ReplaceUser(fmt.Sprintf("loaded%d", u), 0, seqOf(es)); err != nil {
+			if err := x.ReplaceUser(ctx, fmt.Sprintf("loaded%d", u), 0, seqOf(es)); err != nil {
 				t.Error(err)
 			}
 		}

@@ -34,7 +34,7 @@ func TestLexicalScopeAndRanking(t *testing.T) {
 		retrieve.Entry{ID: "a3", UserID: "alice", Text: "Every invoice goes through finance, every single invoice", Vector: v},
 		retrieve.Entry{ID: "a4", UserID: "alice", Text: "Lunch with the team", Vector: v},
 	)
-	if err := x.Upsert(es...); err != nil {
+	if err := x.Upsert(context.Background(), es...); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -88,18 +88,20 @@ func TestLexicalConsistentAfterRemovals(t *testing.T) {
 	for i := range 400 {
 		e := retrieve.Entry{ID: fmt.Sprintf("m%d", r.IntN(150)), UserID: "u", Text: text(), Vector: []float32{1, 0}}
 		if i%3 == 0 {
-			x.Remove("u", e.ID)
+			if err := x.Remove(context.Background(), "u", e.ID); err != nil {
+				t.Fatal(err)
+			}
 			delete(live, e.ID)
 			continue
 		}
-		if err := x.Upsert(e); err != nil {
+		if err := x.Upsert(context.Background(), e); err != nil {
 			t.Fatal(err)
 		}
 		live[e.ID] = e
 	}
 	fresh := New(2)
 	for _, e := range live {
-		if err := fresh.Upsert(e); err != nil {
+		if err := fresh.Upsert(context.Background(), e); err != nil {
 			t.Fatal(err)
 		}
 	}

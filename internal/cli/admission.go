@@ -25,7 +25,6 @@ import (
 	"github.com/memgate/memgate/internal/termsafe"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
-	"github.com/memgate/memgate/store/sqlite"
 )
 
 // taskFlags are the admission context flags shared by search and bind.
@@ -283,7 +282,7 @@ func errOr(err error, msg string) string {
 
 func (e *env) auditCmd() *cobra.Command {
 	var (
-		f      sqlite.EventFilter
+		f      audit.Filter
 		kind   string
 		asJSON bool
 	)
@@ -316,7 +315,7 @@ func (e *env) auditCmd() *cobra.Command {
 				}
 				if asJSON {
 					if evs == nil {
-						evs = []sqlite.Event{}
+						evs = []audit.Event{}
 					}
 					return e.printJSON(evs)
 				}
@@ -374,7 +373,7 @@ func (e *env) quarantineCmd() *cobra.Command {
 				}
 				if asJSON {
 					if items == nil {
-						items = []sqlite.QuarantineItem{}
+						items = []audit.QuarantineItem{}
 					}
 					return e.printJSON(items)
 				}

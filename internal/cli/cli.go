@@ -473,7 +473,7 @@ func (e *env) statsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
 				if check {
-					if err := eng.Store().Check(ctx); err != nil {
+					if err := eng.Check(ctx); err != nil {
 						return err
 					}
 				}

@@ -49,7 +49,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"search", "-q", "x"}, 2, "", "--user is required"},
 		{[]string{"search", "--user", "alex"}, 2, "", "--query is required"},
 		{[]string{"get", "m2"}, 0, "restricted", ""},
-		{[]string{"get", "nope"}, 1, "", "memory nope: memory not found"},
+		{[]string{"get", "nope"}, 1, "", "memory nope: not found"},
 		{[]string{"revoke", "m1", "--reason", "stale"}, 0, "revoked m1", ""},
 		{[]string{"forget", "m2"}, 0, "forgot m2", ""},
 		{[]string{"list", "--user", "alex", "--revoked"}, 0, "[revoked]", ""},

@@ -11,105 +11,167 @@ import (
 	"time"
 
 	"github.com/memgate/memgate/audit"
+	"github.com/memgate/memgate/lineage"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
 
-// Ancestor is one memory a memory was derived from, directly or not.
-type Ancestor struct {
-	ID        string
-	Authority memory.Authority // empty when unknown or forgotten
-	Revoked   bool
-	Forgotten bool
-}
-
-// Ancestors returns, for each of ids, every memory it was derived from,
-// following lineage transitively. Forgotten ancestors are included (their
-// tombstones keep the link).
-func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]Ancestor, error) {
-	out := map[string][]Ancestor{}
+// Ancestors returns, for each of ids that is stored, every memory it was
+// derived from, as lineage.Ancestors defines them. One query finds the
+// transitive closure of the links; the walk that applies the rules (lineage
+// never crosses users; a forgotten memory keeps its incoming links but not
+// its own) is the one every store shares.
+func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]lineage.Ancestor, error) {
+	out := map[string][]lineage.Ancestor{}
 	if len(ids) == 0 {
 		return out, nil
 	}
 	list, _ := json.Marshal(ids)
-	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE anc(root, id) AS (
-			SELECT memory_id, source_id FROM lineage WHERE memory_id IN (SELECT value FROM json_each(?))
-			UNION SELECT anc.root, l.source_id FROM lineage l JOIN anc ON l.memory_id = anc.id)
-		SELECT anc.root, anc.id, coalesce(m.source_authority, ''), coalesce(m.revoked, 0), m.id IS NULL
-		FROM anc LEFT JOIN memories m ON m.id = anc.id ORDER BY anc.root, anc.id`, string(list))
+	// Rows: ('m', id, user, authority, revoked, '') for stored memories,
+	// ('t', id, user, '', 0, '') for tombstones and ('l', id, '', '', 0,
+	// source) for links, over the roots and everything they lead to.
+	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE
+			roots(id) AS (SELECT value FROM json_each(?)),
+			reach(id) AS (SELECT id FROM roots
+				UNION SELECT l.source_id FROM lineage l JOIN reach ON l.memory_id = reach.id)
+		SELECT 'm', m.id, m.user_id, coalesce(m.source_authority, ''), m.revoked, '' FROM memories m JOIN reach ON m.id = reach.id
+		UNION ALL SELECT 't', t.id, t.user_id, '', 0, '' FROM tombstones t JOIN reach ON t.id = reach.id
+		UNION ALL SELECT 'l', l.memory_id, '', '', 0, l.source_id FROM lineage l JOIN reach ON l.memory_id = reach.id
+			ORDER BY 1, 2, 6`, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("read lineage: %w", describe(err))
 	}
 	defer rows.Close()
+	nodes := map[string]*lineage.Node{}
+	node := func(id string) *lineage.Node {
+		n := nodes[id]
+		if n == nil {
+			n = &lineage.Node{}
+			nodes[id] = n
+		}
+		return n
+	}
+	stored := map[string]bool{}
 	for rows.Next() {
-		var root string
-		var a Ancestor
-		var auth string
-		if err := rows.Scan(&root, &a.ID, &auth, &a.Revoked, &a.Forgotten); err != nil {
+		var kind, id, user, auth, source string
+		var revoked bool
+		if err := rows.Scan(&kind, &id, &user, &auth, &revoked, &source); err != nil {
 			return nil, fmt.Errorf("read lineage: %w", err)
 		}
-		a.Authority = memory.Authority(auth)
-		out[root] = append(out[root], a)
+		n := node(id)
+		switch kind {
+		case "m":
+			n.UserID, n.Authority, n.Revoked = user, memory.Authority(auth), revoked
+			stored[id] = true
+		case "t":
+			n.UserID, n.Forgotten = user, true
+		case "l":
+			n.Refs = append(n.Refs, source)
+		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read lineage: %w", describe(err))
+	}
+	lookup := func(id string) (lineage.Node, bool) {
+		n, ok := nodes[id]
+		if !ok || n.UserID == "" {
+			return lineage.Node{}, false
+		}
+		return *n, true
+	}
+	for _, id := range ids {
+		if !stored[id] {
+			continue
+		}
+		if _, done := out[id]; done {
+			continue
+		}
+		n := nodes[id]
+		out[id] = lineage.Ancestors(id, n.UserID, n.Refs, lookup)
+	}
+	return out, nil
 }
 
-// Event is one record of the audit trail.
-type Event struct {
-	Seq         int64           `json:"seq"`
-	Kind        audit.Kind      `json:"kind"`
-	At          time.Time       `json:"at"`
-	TaskID      string          `json:"taskId,omitempty"`
-	UserID      string          `json:"userId,omitempty"`
-	PrincipalID string          `json:"principalId,omitempty"`
-	SearchID    int64           `json:"searchId,omitempty"`
-	MemoryID    string          `json:"memoryId,omitempty"`
-	Decision    string          `json:"decision,omitempty"`
-	Payload     json.RawMessage `json:"payload"`
-}
-
-// AppendEvents adds events to the audit trail in one transaction and returns
-// the sequence number of the first. An event with Kind "decision" and a zero
-// SearchID is linked to the first event of the batch (its search).
-func (s *Store) AppendEvents(ctx context.Context, events []Event) (int64, error) {
+// appendEvents appends events within tx and returns the sequence number of
+// the first. A decision event with no SearchID is linked to the first event
+// of the batch (its search).
+func appendEvents(ctx context.Context, tx *sql.Tx, events []audit.Event) (int64, error) {
 	if len(events) == 0 {
 		return 0, nil
 	}
-	var first int64
-	err := s.write(ctx, "append audit events", func(tx *sql.Tx) error {
-		// The first event (a search, when decisions follow) goes alone so its
-		// sequence number can link the rest; the others go in multi-row
-		// statements, which cost far less than one statement per row.
-		const cols = "(kind, at, task_id, user_id, principal_id, search_id, memory_id, decision, payload)"
-		row := func(e Event, searchID int64) []any {
-			return []any{e.Kind, e.At.UnixNano(), nullStr(e.TaskID), nullStr(e.UserID), nullStr(e.PrincipalID),
-				nullInt(searchID), nullStr(e.MemoryID), nullStr(e.Decision), string(e.Payload)}
-		}
-		res, err := tx.ExecContext(ctx, "INSERT INTO audit_events"+cols+" VALUES (?,?,?,?,?,?,?,?,?)", row(events[0], events[0].SearchID)...)
-		if err != nil {
-			return err
-		}
-		if first, err = res.LastInsertId(); err != nil {
-			return err
-		}
-		const perStmt = 100 // 900 parameters, under SQLite's limit
-		for start := 1; start < len(events); start += perStmt {
-			chunk := events[start:min(start+perStmt, len(events))]
-			args := make([]any, 0, 9*len(chunk))
-			for _, e := range chunk {
-				searchID := e.SearchID
-				if searchID == 0 && e.Kind == audit.Decision {
-					searchID = first
-				}
-				args = append(args, row(e, searchID)...)
+	// The first event (a search, when decisions follow) goes alone so its
+	// sequence number can link the rest; the others go in multi-row
+	// statements, which cost far less than one statement per row.
+	const cols = "(kind, at, task_id, user_id, principal_id, search_id, memory_id, decision, payload)"
+	row := func(e *audit.Event, searchID int64) []any {
+		return []any{e.Kind, e.At.UnixNano(), nullStr(e.TaskID), nullStr(e.UserID), nullStr(e.PrincipalID),
+			nullInt(searchID), nullStr(e.MemoryID), nullStr(e.Decision), string(e.Payload)}
+	}
+	res, err := tx.ExecContext(ctx, "INSERT INTO audit_events"+cols+" VALUES (?,?,?,?,?,?,?,?,?)", row(&events[0], events[0].SearchID)...)
+	if err != nil {
+		return 0, err
+	}
+	first, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	const perStmt = 100 // 900 parameters, under SQLite's limit
+	for start := 1; start < len(events); start += perStmt {
+		chunk := events[start:min(start+perStmt, len(events))]
+		args := make([]any, 0, 9*len(chunk))
+		for i := range chunk {
+			searchID := chunk[i].SearchID
+			if searchID == 0 && chunk[i].Kind == audit.Decision {
+				searchID = first
 			}
-			values := strings.Repeat("(?,?,?,?,?,?,?,?,?),", len(chunk))
-			if _, err := tx.ExecContext(ctx, "INSERT INTO audit_events"+cols+" VALUES "+values[:len(values)-1], args...); err != nil {
+			args = append(args, row(&chunk[i], searchID)...)
+		}
+		values := strings.Repeat("(?,?,?,?,?,?,?,?,?),", len(chunk))
+		if _, err := tx.ExecContext(ctx, "INSERT INTO audit_events"+cols+" VALUES "+values[:len(values)-1], args...); err != nil {
+			return 0, err
+		}
+	}
+	return first, nil
+}
+
+// AppendEvents adds events to the audit trail in one transaction and returns
+// the sequence number of the first. A decision event with no SearchID is
+// linked to the first event of the batch (its search).
+func (s *Store) AppendEvents(ctx context.Context, events []audit.Event) (int64, error) {
+	var first int64
+	err := s.write(ctx, "append audit events", func(tx *sql.Tx) (err error) {
+		first, err = appendEvents(ctx, tx, events)
+		return err
+	})
+	return first, err
+}
+
+// RecordAdmission writes an admission's search event, decisions and
+// quarantine items in one transaction.
+func (s *Store) RecordAdmission(ctx context.Context, a *audit.Admission) (int64, error) {
+	if err := a.Check(); err != nil {
+		return 0, err
+	}
+	var searchID int64
+	err := s.write(ctx, "record admission", func(tx *sql.Tx) (err error) {
+		events := make([]audit.Event, 0, 1+len(a.Decisions))
+		events = append(append(events, a.Search), a.Decisions...)
+		for i := 1; i < len(events); i++ {
+			events[i].SearchID = 0 // linked to this admission's search, whatever the caller said
+		}
+		if searchID, err = appendEvents(ctx, tx, events); err != nil {
+			return err
+		}
+		for _, q := range a.Quarantine {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO quarantine(memory_id, user_id, task_id, search_id, at, query, context, reasons)
+				VALUES (?,?,?,?,?,?,?,?)`, q.MemoryID, q.UserID, nullStr(q.TaskID), searchID, q.At.UnixNano(),
+				nullStr(q.Query), string(q.Context), string(q.Reasons)); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	return first, err
+	return searchID, err
 }
 
 func nullInt(n int64) any {
@@ -119,20 +181,8 @@ func nullInt(n int64) any {
 	return n
 }
 
-// EventFilter selects audit events; zero fields match everything.
-type EventFilter struct {
-	Kind     audit.Kind
-	TaskID   string
-	UserID   string
-	MemoryID string
-	Decision string
-	SearchID int64
-	After    int64 // sequence number to continue after
-	Limit    int   // 0 means no limit
-}
-
 // Events lists audit events in order.
-func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
+func (s *Store) Events(ctx context.Context, f audit.Filter) ([]audit.Event, error) {
 	where := []string{"seq > ?"}
 	args := []any{f.After}
 	for _, c := range []struct {
@@ -156,9 +206,9 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 		return nil, fmt.Errorf("read audit trail: %w", describe(err))
 	}
 	defer rows.Close()
-	var out []Event
+	var out []audit.Event
 	for rows.Next() {
-		var e Event
+		var e audit.Event
 		var at int64
 		var payload string
 		if err := rows.Scan(&e.Seq, &e.Kind, &at, &e.TaskID, &e.UserID, &e.PrincipalID, &e.SearchID, &e.MemoryID, &e.Decision, &payload); err != nil {
@@ -170,61 +220,29 @@ func (s *Store) Events(ctx context.Context, f EventFilter) ([]Event, error) {
 	return out, rows.Err()
 }
 
-// QuarantineItem is one quarantined memory awaiting (or given) a verdict.
-type QuarantineItem struct {
-	Seq       int64           `json:"id"`
-	MemoryID  string          `json:"memoryId"`
-	UserID    string          `json:"userId"`
-	TaskID    string          `json:"taskId,omitempty"`
-	SearchID  int64           `json:"searchId,omitempty"`
-	At        time.Time       `json:"at"`
-	Query     string          `json:"query,omitempty"`
-	Context   json.RawMessage `json:"context"`
-	Reasons   json.RawMessage `json:"reasons"`
-	Status    string          `json:"status"` // pending, approved, rejected
-	Reviewer  string          `json:"reviewer,omitempty"`
-	VerdictAt time.Time       `json:"verdictAt,omitzero"`
-	Note      string          `json:"note,omitempty"`
-}
-
-// Enqueue adds quarantined memories to the review queue.
-func (s *Store) Enqueue(ctx context.Context, items []QuarantineItem) error {
-	if len(items) == 0 {
-		return nil
-	}
-	return s.write(ctx, "enqueue for review", func(tx *sql.Tx) error {
-		for _, q := range items {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO quarantine(memory_id, user_id, task_id, search_id, at, query, context, reasons)
-				VALUES (?,?,?,?,?,?,?,?)`, q.MemoryID, q.UserID, nullStr(q.TaskID), nullInt(q.SearchID), q.At.UnixNano(),
-				nullStr(q.Query), string(q.Context), string(q.Reasons)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// Queue lists review items with the given status ("" for all), oldest first.
-func (s *Store) Queue(ctx context.Context, status string, limit int) ([]QuarantineItem, error) {
+// Queue lists the review items f selects, oldest first.
+func (s *Store) Queue(ctx context.Context, f audit.QueueFilter) ([]audit.QuarantineItem, error) {
 	q := `SELECT seq, memory_id, user_id, coalesce(task_id,''), coalesce(search_id,0), at, coalesce(query,''), context, reasons,
-		status, coalesce(reviewer,''), coalesce(verdict_at,0), coalesce(note,'') FROM quarantine`
+		status, coalesce(reviewer,''), coalesce(verdict_at,0), coalesce(note,'') FROM quarantine WHERE 1`
 	var args []any
-	if status != "" {
-		q += " WHERE status = ?"
-		args = append(args, status)
+	if f.Status != "" {
+		q, args = q+" AND status = ?", append(args, f.Status)
+	}
+	if f.UserID != "" {
+		q, args = q+" AND user_id = ?", append(args, f.UserID)
 	}
 	q += " ORDER BY seq"
-	if limit > 0 {
-		q += " LIMIT " + strconv.Itoa(limit)
+	if f.Limit > 0 {
+		q += " LIMIT " + strconv.Itoa(f.Limit)
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read review queue: %w", describe(err))
 	}
 	defer rows.Close()
-	var out []QuarantineItem
+	var out []audit.QuarantineItem
 	for rows.Next() {
-		var it QuarantineItem
+		var it audit.QuarantineItem
 		var at, vat int64
 		var c, r string
 		if err := rows.Scan(&it.Seq, &it.MemoryID, &it.UserID, &it.TaskID, &it.SearchID, &at, &it.Query, &c, &r,
@@ -240,70 +258,55 @@ func (s *Store) Queue(ctx context.Context, status string, limit int) ([]Quaranti
 	return out, rows.Err()
 }
 
-// ErrAlreadyReviewed is returned for a verdict on an item that has one.
-var ErrAlreadyReviewed = errors.New("review item already has a verdict")
-
-// Verdict records a reviewer's verdict on a pending item, stores it as a
+// Review records a reviewer's verdict on a pending item, stores it as a
 // labelled example (label "admit" when approved, "exclude" when rejected) and
 // appends a verdict event to the audit trail, all in one transaction.
-func (s *Store) Verdict(ctx context.Context, seq int64, approve bool, reviewer, note string, at time.Time) (QuarantineItem, error) {
-	var it QuarantineItem
-	status, label := "rejected", "exclude"
-	if approve {
-		status, label = "approved", "admit"
-	}
+func (s *Store) Review(ctx context.Context, r audit.Review) (audit.QuarantineItem, error) {
+	var it audit.QuarantineItem
+	status, label := r.Status()
 	err := s.write(ctx, "record verdict", func(tx *sql.Tx) error {
-		var c, r, cur string
+		var c, rs, cur string
 		var taskID, query sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT memory_id, user_id, task_id, query, context, reasons, status FROM quarantine WHERE seq = ?`, seq).
-			Scan(&it.MemoryID, &it.UserID, &taskID, &query, &c, &r, &cur)
+		var searchID sql.NullInt64
+		var at int64
+		err := tx.QueryRowContext(ctx, `SELECT memory_id, user_id, task_id, search_id, at, query, context, reasons, status FROM quarantine WHERE seq = ?`, r.Item).
+			Scan(&it.MemoryID, &it.UserID, &taskID, &searchID, &at, &query, &c, &rs, &cur)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("review item %d: not found", seq)
+			return fmt.Errorf("review item %d: %w", r.Item, store.ErrNotFound)
 		}
 		if err != nil {
 			return err
 		}
-		if cur != "pending" {
-			return fmt.Errorf("review item %d: %w (%s)", seq, ErrAlreadyReviewed, cur)
+		if cur != audit.Pending {
+			return fmt.Errorf("review item %d: %w (%s)", r.Item, store.ErrAlreadyReviewed, cur)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE quarantine SET status = ?, reviewer = ?, verdict_at = ?, note = ? WHERE seq = ?`,
-			status, nullStr(reviewer), at.UnixNano(), nullStr(note), seq); err != nil {
+			status, nullStr(r.Reviewer), r.At.UnixNano(), nullStr(r.Note), r.Item); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO examples(memory_id, query, context, label, source, at) VALUES (?,?,?,?,'reviewer',?)`,
-			it.MemoryID, query, c, label, at.UnixNano()); err != nil {
+			it.MemoryID, query, c, label, r.At.UnixNano()); err != nil {
 			return err
 		}
-		payload, _ := json.Marshal(map[string]any{"reviewItem": seq, "verdict": status, "reviewer": reviewer, "note": note})
-		_, err = tx.ExecContext(ctx, `INSERT INTO audit_events(kind, at, task_id, user_id, principal_id, memory_id, decision, payload)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, audit.Verdict, at.UnixNano(), taskID, it.UserID, nullStr(reviewer), it.MemoryID, status, string(payload))
-		it.Seq, it.Status, it.Reviewer, it.VerdictAt, it.Note = seq, status, reviewer, at.UTC(), note
-		it.TaskID, it.Query, it.Context, it.Reasons = taskID.String, query.String, json.RawMessage(c), json.RawMessage(r)
+		it.Seq, it.Status, it.Reviewer, it.VerdictAt, it.Note = r.Item, status, r.Reviewer, r.At.UTC(), r.Note
+		it.TaskID, it.SearchID, it.At, it.Query = taskID.String, searchID.Int64, time.Unix(0, at).UTC(), query.String
+		it.Context, it.Reasons = json.RawMessage(c), json.RawMessage(rs)
+		_, err = appendEvents(ctx, tx, []audit.Event{r.Event(&it)})
 		return err
 	})
 	return it, err
 }
 
-// Example is a labelled admission example from a reviewer's verdict.
-type Example struct {
-	MemoryID string          `json:"memoryId"`
-	Query    string          `json:"query,omitempty"`
-	Context  json.RawMessage `json:"context"`
-	Label    string          `json:"label"` // admit or exclude
-	Source   string          `json:"source"`
-	At       time.Time       `json:"at"`
-}
-
 // Examples lists the labelled examples in order.
-func (s *Store) Examples(ctx context.Context) ([]Example, error) {
+func (s *Store) Examples(ctx context.Context) ([]audit.Example, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT memory_id, coalesce(query,''), context, label, source, at FROM examples ORDER BY seq`)
 	if err != nil {
 		return nil, fmt.Errorf("read examples: %w", describe(err))
 	}
 	defer rows.Close()
-	var out []Example
+	var out []audit.Example
 	for rows.Next() {
-		var e Example
+		var e audit.Example
 		var c string
 		var at int64
 		if err := rows.Scan(&e.MemoryID, &e.Query, &c, &e.Label, &e.Source, &at); err != nil {

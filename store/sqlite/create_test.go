@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
 
 // schemaOf describes what a correct store holds: version, application id,
@@ -94,7 +95,7 @@ func TestConcurrentCreate(t *testing.T) {
 						<-start
 						s, err := Open(ctx, path)
 						if err == nil {
-							_, err = s.Insert(ctx, []memory.Memory{mem(fmt.Sprintf("m%d", i), "u", "written right after a racing open")}, ConflictError, nil)
+							_, err = s.Insert(ctx, []memory.Memory{mem(fmt.Sprintf("m%d", i), "u", "written right after a racing open")}, store.ConflictError, nil)
 							s.Close()
 						}
 						errs[i] = err
@@ -137,7 +138,7 @@ func TestCreateChild(t *testing.T) {
 	io.ReadAll(os.Stdin) // the parent closes stdin to start every child at once
 	s, err := Open(ctx, path)
 	if err == nil {
-		_, err = s.Insert(ctx, []memory.Memory{mem(fmt.Sprintf("pid%d", os.Getpid()), "u", "written by a racing process")}, ConflictError, nil)
+		_, err = s.Insert(ctx, []memory.Memory{mem(fmt.Sprintf("pid%d", os.Getpid()), "u", "written by a racing process")}, store.ConflictError, nil)
 		if cerr := s.Close(); err == nil {
 			err = cerr
 		}

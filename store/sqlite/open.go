@@ -16,6 +16,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/memgate/memgate/store"
 )
 
 // Errors that say what is wrong with a store's file rather than with a
@@ -24,10 +26,10 @@ import (
 var (
 	// ErrNoStore: there is no store at the path (no file, or an empty
 	// one) and the store was opened with MustExist or ReadOnly.
-	ErrNoStore = errors.New("no store")
+	ErrNoStore = store.ErrNoStore
 	// ErrReadOnly: a write was refused because the store was opened
 	// read-only or its file, its directory or the file system is read-only.
-	ErrReadOnly = errors.New("the store is read-only")
+	ErrReadOnly = store.ErrReadOnly
 	// ErrDiskFull: a write failed because the disk (or a quota) is full.
 	// Nothing of that write was stored.
 	ErrDiskFull = errors.New("the disk is full")

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
 
 // TestOpenOptions checks which files each mode opens, refuses or creates.
@@ -149,14 +151,14 @@ func TestReadOnlyNeverWrites(t *testing.T) {
 		do   func() error
 	}{
 		{"insert", func() error {
-			_, err := ro.Insert(ctx, []memory.Memory{mem("m3", "u", "x")}, ConflictError, nil)
+			_, err := ro.Insert(ctx, []memory.Memory{mem("m3", "u", "x")}, store.ConflictError, nil)
 			return err
 		}},
-		{"revoke", func() error { _, err := ro.Revoke(ctx, "m1", "r", t0); return err }},
-		{"forget", func() error { _, err := ro.Forget(ctx, "m1", "r", t0); return err }},
+		{"revoke", func() error { _, err := ro.Revoke(ctx, "m1", store.Change{Reason: "r", At: t0}); return err }},
+		{"forget", func() error { _, err := ro.Forget(ctx, "m1", store.Change{Reason: "r", At: t0}); return err }},
 		{"supersede", func() error { return ro.Supersede(ctx, "m2", []string{"m1"}) }},
 		{"audit", func() error {
-			_, err := ro.AppendEvents(ctx, []Event{{Kind: "search", At: t0, Payload: []byte("{}")}})
+			_, err := ro.AppendEvents(ctx, []audit.Event{{Kind: "search", At: t0, Payload: []byte("{}")}})
 			return err
 		}},
 	}
@@ -223,7 +225,7 @@ func TestStorageErrorsArePlain(t *testing.T) {
 			if _, err := s.db.Exec(fmt.Sprintf("PRAGMA max_page_count = %d", pages+2)); err != nil {
 				t.Fatal(err)
 			}
-			_, err := s.Insert(ctx, big(200), ConflictError, nil)
+			_, err := s.Insert(ctx, big(200), store.ConflictError, nil)
 			return err
 		}, ErrDiskFull, "free some space"},
 		{"locked by another process", func(t *testing.T, s *Store) error {
@@ -244,7 +246,7 @@ func TestStorageErrorsArePlain(t *testing.T) {
 			if _, err := s.db.Exec("PRAGMA busy_timeout = 50"); err != nil {
 				t.Fatal(err)
 			}
-			_, err = s.Insert(ctx, big(1), ConflictError, nil)
+			_, err = s.Insert(ctx, big(1), store.ConflictError, nil)
 			return err
 		}, ErrBusy, "retry when the other process has finished"},
 	}
@@ -257,7 +259,7 @@ func TestStorageErrorsArePlain(t *testing.T) {
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.says) {
 				t.Fatalf("got %v; want %v saying %q", err, tt.want, tt.says)
 			}
-			var ie *ItemError
+			var ie *store.ItemError
 			if errors.As(err, &ie) {
 				t.Fatalf("a storage failure is blamed on memory %d: %v", ie.Index, err)
 			}
@@ -324,7 +326,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 	if n := count(t, ro); n != 1 {
 		t.Fatalf("%d memories", n)
 	}
-	if _, err := ro.Insert(ctx, []memory.Memory{mem("m2", "u", "x")}, ConflictError, nil); !errors.Is(err, ErrReadOnly) {
+	if _, err := ro.Insert(ctx, []memory.Memory{mem("m2", "u", "x")}, store.ConflictError, nil); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("write: %v", err)
 	}
 	if _, err := OpenWith(ctx, path, OpenOptions{MustExist: true}); !errors.Is(err, ErrReadOnly) {

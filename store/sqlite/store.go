@@ -22,12 +22,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
-
-// ErrNotFound is returned (wrapped) when a memory id is not in the store.
-var ErrNotFound = errors.New("memory not found")
 
 // Store is a memgate store in one SQLite file. It is safe for concurrent use,
 // also by several processes.
@@ -115,16 +114,6 @@ func (s *Store) write(ctx context.Context, what string, fn func(*sql.Tx) error) 
 	return nil
 }
 
-// OnConflict says what Insert does with an id that is already stored.
-type OnConflict int
-
-const (
-	// ConflictError fails the whole insert.
-	ConflictError OnConflict = iota
-	// ConflictSkip leaves the stored memory as it is and inserts the rest.
-	ConflictSkip
-)
-
 // Insert stores memories in one transaction: all of them or, on any error,
 // none. Each must be valid, have an id, a creation time and an embedding of
 // the store's dimension. Lineage and supersession references must name
@@ -132,7 +121,7 @@ const (
 // memory may only supersede memories of its own user. The ids of forgotten
 // memories are never reused. It returns how many memories were inserted.
 // progress, if not nil, is told every few thousand rows how many are done.
-func (s *Store) Insert(ctx context.Context, ms []memory.Memory, onConflict OnConflict, progress func(done int)) (int, error) {
+func (s *Store) Insert(ctx context.Context, ms []memory.Memory, onConflict store.OnConflict, progress func(done int)) (int, error) {
 	inserted := 0
 	err := s.write(ctx, "insert memories", func(tx *sql.Tx) error {
 		n, err := insertTx(ctx, tx, ms, onConflict, progress)
@@ -140,69 +129,6 @@ func (s *Store) Insert(ctx context.Context, ms []memory.Memory, onConflict OnCon
 		return err
 	})
 	return inserted, err
-}
-
-// ItemError is a problem with one memory of a batch.
-type ItemError struct {
-	Index int    // position in the batch
-	ID    string // the memory's id
-	Err   error
-}
-
-// Error names the memory by position and id.
-func (e *ItemError) Error() string { return fmt.Sprintf("memory %d (%s): %v", e.Index, e.ID, e.Err) }
-
-// Unwrap returns the problem without the memory's position.
-func (e *ItemError) Unwrap() error { return e.Err }
-
-// ErrConflict is matched (errors.Is) by errors about a write that conflicts
-// with what the store holds, such as an id that is already taken.
-var ErrConflict = errors.New("conflict")
-
-// TakenError is an id that a stored or forgotten memory already has. It
-// reads the same whoever holds the id.
-type TakenError struct{ ID string }
-
-// Error names the id.
-func (e *TakenError) Error() string {
-	return fmt.Sprintf("id: %q is already taken (ids are unique across the store and never reused)", e.ID)
-}
-
-// Is makes errors.Is(err, ErrConflict) true.
-func (e *TakenError) Is(target error) bool { return target == ErrConflict }
-
-// RepeatError is an id that occurs twice in one batch.
-type RepeatError struct {
-	ID    string
-	First int // the position of its first occurrence
-}
-
-// Error names the first occurrence.
-func (e *RepeatError) Error() string {
-	return fmt.Sprintf("id: repeats memory %d of the batch", e.First)
-}
-
-// ItemErrors are all the problems found in a batch, in batch order: a batch
-// is checked whole, so that a caller can fix every bad memory at once.
-// errors.As finds each *ItemError in it.
-type ItemErrors []*ItemError
-
-// Error lists every problem, one per line.
-func (es ItemErrors) Error() string {
-	parts := make([]string, len(es))
-	for i, e := range es {
-		parts[i] = e.Error()
-	}
-	return strings.Join(parts, "\n")
-}
-
-// Unwrap returns the item errors, for errors.As and errors.Is.
-func (es ItemErrors) Unwrap() []error {
-	out := make([]error, len(es))
-	for i, e := range es {
-		out[i] = e
-	}
-	return out
 }
 
 // queryer is what the batch check needs of a database or a transaction.
@@ -213,9 +139,9 @@ type queryer interface {
 // CheckBatch reports every problem Insert would refuse in ms, without
 // writing: invalid memories, ids repeated in the batch or already taken, and
 // lineage or supersedes naming ids that are unknown. A memory whose id is
-// stored counts as a problem unless onConflict is ConflictSkip. Insert runs
+// stored counts as a problem unless onConflict is store.ConflictSkip. Insert runs
 // the same check inside its transaction.
-func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict OnConflict) error {
+func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict store.OnConflict) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("check memories: %w", describe(err))
@@ -223,7 +149,7 @@ func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict O
 	defer conn.Close()
 	_, err = checkBatch(ctx, conn, ms, onConflict)
 	if err != nil {
-		var ies ItemErrors
+		var ies store.ItemErrors
 		if !errors.As(err, &ies) {
 			return fmt.Errorf("check memories: %w", describe(err))
 		}
@@ -232,8 +158,8 @@ func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict O
 }
 
 // checkBatch is CheckBatch against q; it also says which memories an
-// insert with ConflictSkip leaves alone. Problems with memories come back
-// as ItemErrors, anything else (the database failing) as a plain error.
+// insert with store.ConflictSkip leaves alone. Problems with memories come back
+// as store.ItemErrors, anything else (the database failing) as a plain error.
 //
 // A reference to, or an id of, another user's memory gets the same answer
 // as an unknown one, so that a caller acting for one user learns nothing
@@ -241,9 +167,9 @@ func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict O
 // id that is already taken: ids are unique across the store, so the batch
 // is refused, with the same message whoever holds the id and whether or not
 // it was forgotten.
-func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict OnConflict) ([]bool, error) {
-	var errs ItemErrors
-	fail := func(i int, err error) { errs = append(errs, &ItemError{i, ms[i].ID, err}) }
+func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict store.OnConflict) ([]bool, error) {
+	var errs store.ItemErrors
+	fail := func(i int, err error) { errs = append(errs, &store.ItemError{Index: i, ID: ms[i].ID, Err: err}) }
 	batch := make(map[string]int, len(ms))
 	for i := range ms {
 		m := &ms[i]
@@ -255,7 +181,7 @@ func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict O
 			fail(i, err)
 		}
 		if j, dup := batch[m.ID]; dup {
-			fail(i, &RepeatError{ID: m.ID, First: j})
+			fail(i, &store.RepeatError{ID: m.ID, First: j})
 			continue
 		}
 		batch[m.ID] = i
@@ -286,10 +212,10 @@ func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict O
 			return nil, err
 		}
 		switch {
-		case found && onConflict == ConflictSkip && !forgotten && user == m.UserID:
+		case found && onConflict == store.ConflictSkip && !forgotten && user == m.UserID:
 			skip[i] = true
 		case found:
-			fail(i, &TakenError{ID: m.ID})
+			fail(i, &store.TakenError{ID: m.ID})
 		}
 	}
 	for i := range ms {
@@ -333,13 +259,13 @@ func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict O
 		}
 	}
 	if len(errs) > 0 {
-		slices.SortStableFunc(errs, func(a, b *ItemError) int { return a.Index - b.Index })
+		slices.SortStableFunc(errs, func(a, b *store.ItemError) int { return a.Index - b.Index })
 		return nil, errs
 	}
 	return skip, nil
 }
 
-func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict OnConflict, progress func(int)) (int, error) {
+func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict store.OnConflict, progress func(int)) (int, error) {
 	skip, err := checkBatch(ctx, tx, ms, onConflict)
 	if err != nil {
 		return 0, err
@@ -494,22 +420,6 @@ func (s *Store) Get(ctx context.Context, ids []string, withVectors bool) ([]memo
 	return out, nil
 }
 
-// GetOne returns one memory, or an error wrapping ErrNotFound (or saying it
-// was forgotten).
-func (s *Store) GetOne(ctx context.Context, id string, withVector bool) (memory.Memory, error) {
-	ms, err := s.Get(ctx, []string{id}, withVector)
-	if err != nil {
-		return memory.Memory{}, err
-	}
-	if len(ms) == 0 {
-		if t, ok, err := s.Tombstone(ctx, id); err == nil && ok {
-			return memory.Memory{}, fmt.Errorf("memory %s: %w (forgotten at %s)", id, ErrNotFound, t.ForgottenAt.Format(time.RFC3339))
-		}
-		return memory.Memory{}, fmt.Errorf("memory %s: %w", id, ErrNotFound)
-	}
-	return ms[0], nil
-}
-
 // loadRelations fills LineageRefs, Supersedes and SupersededBy of the
 // memories in byID; idList is their ids as a JSON array.
 func (s *Store) loadRelations(ctx context.Context, idList string, byID map[string]*memory.Memory) error {
@@ -550,29 +460,8 @@ func (s *Store) loadRelations(ctx context.Context, idList string, byID map[strin
 	return nil
 }
 
-// ListQuery selects memories for List.
-type ListQuery struct {
-	Filter memory.Filter // UserID empty lists every user
-	// IncludeRevoked also lists revoked memories.
-	IncludeRevoked bool
-	// After continues a listing after the memory with this cursor (from
-	// the previous page's last Cursor); 0 starts at the beginning.
-	After int64
-	// Limit bounds the page; 0 means no limit.
-	Limit int
-	// WithVectors also loads embeddings.
-	WithVectors bool
-}
-
-// Page is one page of a listing.
-type Page struct {
-	Memories []memory.Memory
-	// Next is the cursor for the following page, 0 when there is none.
-	Next int64
-}
-
 // List returns memories in insertion order, one page at a time.
-func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
+func (s *Store) List(ctx context.Context, q store.ListQuery) (store.Page, error) {
 	var where []string
 	var args []any
 	where = append(where, "seq > ?")
@@ -599,7 +488,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 	}
 	rows, err := s.db.QueryContext(ctx, stmt, args...)
 	if err != nil {
-		return Page{}, fmt.Errorf("list memories: %w", describe(err))
+		return store.Page{}, fmt.Errorf("list memories: %w", describe(err))
 	}
 	var ms []memory.Memory
 	var seqs []int64
@@ -607,15 +496,15 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 		m, seq, err := scanMemory(rows, q.WithVectors)
 		if err != nil {
 			rows.Close()
-			return Page{}, fmt.Errorf("list memories: %w", err)
+			return store.Page{}, fmt.Errorf("list memories: %w", err)
 		}
 		ms, seqs = append(ms, m), append(seqs, seq)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return Page{}, fmt.Errorf("list memories: %w", describe(err))
+		return store.Page{}, fmt.Errorf("list memories: %w", describe(err))
 	}
-	var p Page
+	var p store.Page
 	if q.Limit > 0 && len(ms) > q.Limit {
 		ms = ms[:q.Limit]
 		p.Next = seqs[q.Limit-1]
@@ -628,71 +517,67 @@ func (s *Store) List(ctx context.Context, q ListQuery) (Page, error) {
 		}
 		list, _ := json.Marshal(ids)
 		if err := s.loadRelations(ctx, string(list), byID); err != nil {
-			return Page{}, err
+			return store.Page{}, err
 		}
 	}
 	p.Memories = ms
 	return p, nil
 }
 
-// Revoke marks a memory revoked at the given time with a reason and returns
-// the updated memory. Revoking a revoked memory keeps the first revocation.
-func (s *Store) Revoke(ctx context.Context, id, reason string, at time.Time) (memory.Memory, error) {
+// Revoke marks a memory revoked and appends its audit event, in one
+// transaction, and returns the memory as now stored. Revoking a revoked
+// memory keeps the first revocation; the event is appended all the same.
+func (s *Store) Revoke(ctx context.Context, id string, c store.Change) (memory.Memory, error) {
+	var user string
 	err := s.write(ctx, "revoke "+id, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE memories SET revoked = 1, revoked_at = ?, revoked_reason = ?
-			WHERE id = ? AND revoked = 0`, at.UnixNano(), nullStr(reason), id)
-		if err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT user_id FROM memories WHERE id = ?", id).Scan(&user); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return store.ErrNotFound
+			}
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			var exists int
-			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM memories WHERE id = ?", id).Scan(&exists); err != nil {
-				return err
-			}
-			if exists == 0 {
-				return ErrNotFound
-			}
+		if _, err := tx.ExecContext(ctx, `UPDATE memories SET revoked = 1, revoked_at = ?, revoked_reason = ?
+			WHERE id = ? AND revoked = 0`, c.At.UnixNano(), nullStr(c.Reason), id); err != nil {
+			return err
 		}
-		return nil
+		_, err := appendEvents(ctx, tx, []audit.Event{audit.ChangeEvent(audit.Revoke, c.At, user, id, c.PrincipalID, c.Reason)})
+		return err
 	})
 	if err != nil {
 		return memory.Memory{}, err
 	}
-	return s.GetOne(ctx, id, false)
+	return store.GetOne(ctx, s, id, false)
 }
 
 // Forget deletes a memory's text, metadata and vector for good, removes it
-// from the full-text index, and leaves a tombstone. Lineage rows naming it as
-// a source stay, so its descendants remain traceable.
-func (s *Store) Forget(ctx context.Context, id, reason string, at time.Time) (memory.Tombstone, error) {
-	t := memory.Tombstone{ID: id, ForgottenAt: at.UTC(), Reason: reason}
+// from the full-text index, leaves a tombstone and appends the audit event,
+// in one transaction. Lineage rows naming it as a source stay, so its
+// descendants remain traceable; its own lineage rows go with it.
+func (s *Store) Forget(ctx context.Context, id string, c store.Change) (memory.Tombstone, error) {
+	t := memory.Tombstone{ID: id, ForgottenAt: c.At.UTC(), Reason: c.Reason}
 	err := s.write(ctx, "forget "+id, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, "SELECT user_id FROM memories WHERE id = ?", id).Scan(&t.UserID); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return ErrNotFound
+				return store.ErrNotFound
 			}
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, "DELETE FROM memories WHERE id = ?", id); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO tombstones(id, user_id, forgotten_at, reason) VALUES (?, ?, ?, ?)",
-			id, t.UserID, at.UnixNano(), nullStr(reason))
+		if _, err := tx.ExecContext(ctx, "INSERT INTO tombstones(id, user_id, forgotten_at, reason) VALUES (?, ?, ?, ?)",
+			id, t.UserID, c.At.UnixNano(), nullStr(c.Reason)); err != nil {
+			return err
+		}
+		_, err := appendEvents(ctx, tx, []audit.Event{audit.ChangeEvent(audit.Forget, c.At, t.UserID, id, c.PrincipalID, c.Reason)})
 		return err
 	})
 	return t, err
 }
 
-// Revoked returns a user's revoked memories (without vectors or relations),
-// oldest first.
-func (s *Store) Revoked(ctx context.Context, userID string) ([]memory.Memory, error) {
-	return s.RecentlyRevoked(ctx, userID, 0)
-}
-
-// RecentlyRevoked returns the last n memories the user stored that are now
-// revoked (all of them for n ≤ 0), oldest first, without vectors or
-// relations.
-func (s *Store) RecentlyRevoked(ctx context.Context, userID string, n int) ([]memory.Memory, error) {
+// Revoked returns the last n memories the user stored that are now revoked
+// (all of them for n ≤ 0), oldest first, without vectors or relations.
+func (s *Store) Revoked(ctx context.Context, userID string, n int) ([]memory.Memory, error) {
 	limit := -1 // SQLite: no limit
 	if n > 0 {
 		limit = n
@@ -714,21 +599,29 @@ func (s *Store) RecentlyRevoked(ctx context.Context, userID string, n int) ([]me
 	return out, rows.Err()
 }
 
-// Tombstone returns the tombstone of a forgotten memory, and false if id was
-// never forgotten.
-func (s *Store) Tombstone(ctx context.Context, id string) (memory.Tombstone, bool, error) {
-	t := memory.Tombstone{ID: id}
-	var at int64
-	var reason sql.NullString
-	err := s.db.QueryRowContext(ctx, "SELECT user_id, forgotten_at, reason FROM tombstones WHERE id = ?", id).Scan(&t.UserID, &at, &reason)
-	if errors.Is(err, sql.ErrNoRows) {
-		return t, false, nil
+// Tombstones returns the tombstones of the forgotten memories among ids.
+func (s *Store) Tombstones(ctx context.Context, ids []string) (map[string]memory.Tombstone, error) {
+	out := map[string]memory.Tombstone{}
+	if len(ids) == 0 {
+		return out, nil
 	}
+	list, _ := json.Marshal(ids)
+	rows, err := s.db.QueryContext(ctx, "SELECT id, user_id, forgotten_at, reason FROM tombstones WHERE id IN (SELECT value FROM json_each(?))", string(list))
 	if err != nil {
-		return t, false, fmt.Errorf("read tombstone %s: %w", id, describe(err))
+		return nil, fmt.Errorf("read tombstones: %w", describe(err))
 	}
-	t.ForgottenAt, t.Reason = time.Unix(0, at).UTC(), reason.String
-	return t, true, nil
+	defer rows.Close()
+	for rows.Next() {
+		var t memory.Tombstone
+		var at int64
+		var reason sql.NullString
+		if err := rows.Scan(&t.ID, &t.UserID, &at, &reason); err != nil {
+			return nil, fmt.Errorf("read tombstones: %w", describe(err))
+		}
+		t.ForgottenAt, t.Reason = time.Unix(0, at).UTC(), reason.String
+		out[t.ID] = t
+	}
+	return out, rows.Err()
 }
 
 // Supersede records that newID replaces each of oldIDs. All must be stored
@@ -738,7 +631,7 @@ func (s *Store) Supersede(ctx context.Context, newID string, oldIDs []string) er
 		var user string
 		if err := tx.QueryRowContext(ctx, "SELECT user_id FROM memories WHERE id = ?", newID).Scan(&user); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("memory %s: %w", newID, ErrNotFound)
+				return fmt.Errorf("memory %s: %w", newID, store.ErrNotFound)
 			}
 			return err
 		}
@@ -749,14 +642,14 @@ func (s *Store) Supersede(ctx context.Context, newID string, oldIDs []string) er
 			var oldUser string
 			if err := tx.QueryRowContext(ctx, "SELECT user_id FROM memories WHERE id = ?", old).Scan(&oldUser); err != nil {
 				if errors.Is(err, sql.ErrNoRows) {
-					return fmt.Errorf("memory %s: %w", old, ErrNotFound)
+					return fmt.Errorf("memory %s: %w", old, store.ErrNotFound)
 				}
 				return err
 			}
 			if oldUser != user {
 				// Read like a missing id: whose memories exist is not for
 				// another user's caller to learn.
-				return fmt.Errorf("memory %s: %w", old, ErrNotFound)
+				return fmt.Errorf("memory %s: %w", old, store.ErrNotFound)
 			}
 			if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO supersessions(memory_id, superseded_id) VALUES (?, ?)", newID, old); err != nil {
 				return err
@@ -856,20 +749,6 @@ func (s *Store) Reembed(ctx context.Context, id embed.Identity, embedFn EmbedFun
 	})
 }
 
-// Stats summarises a store.
-type Stats struct {
-	Memories   int            `json:"memories"`
-	Revoked    int            `json:"revoked"`
-	Expired    int            `json:"expired"`
-	Users      int            `json:"users"`
-	Tombstones int            `json:"tombstones"`
-	Lineage    int            `json:"lineageLinks"`
-	Supersede  int            `json:"supersessions"`
-	ByAuth     map[string]int `json:"bySourceAuthority"`
-	Schema     int            `json:"schemaVersion"`
-	FileBytes  int64          `json:"fileBytes"`
-}
-
 // The statements of Stats; each is answered from an index (a test checks
 // their query plans). Grouping by the bare column lets SQLite walk
 // memories_by_authority.
@@ -887,8 +766,8 @@ const (
 
 // Stats counts what the store holds; expiry is judged at now. It reads
 // indexes only, never the memories' rows, so it is fast on a large store.
-func (s *Store) Stats(ctx context.Context, now time.Time) (Stats, error) {
-	st := Stats{ByAuth: map[string]int{}}
+func (s *Store) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
+	st := store.Stats{ByAuth: map[string]int{}}
 	err := s.db.QueryRowContext(ctx, statsCountsSQL, now.UnixNano()).
 		Scan(&st.Memories, &st.Revoked, &st.Expired, &st.Users, &st.Tombstones, &st.Lineage, &st.Supersede)
 	if err != nil {
@@ -981,3 +860,10 @@ func (n *sqlNullString) Scan(v any) error {
 	}
 	return nil
 }
+
+// The contract this package implements.
+var (
+	_ store.Store   = (*Store)(nil)
+	_ store.Checker = (*Store)(nil)
+	_ store.Locator = (*Store)(nil)
+)

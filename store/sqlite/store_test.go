@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
 
 var (
@@ -42,7 +44,7 @@ func mem(id, user, text string) memory.Memory {
 
 func insert(t *testing.T, s *Store, ms ...memory.Memory) {
 	t.Helper()
-	if _, err := s.Insert(ctx, ms, ConflictError, nil); err != nil {
+	if _, err := s.Insert(ctx, ms, store.ConflictError, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -82,7 +84,7 @@ func TestPersistsAcrossReopen(t *testing.T) {
 	if err != nil || !ok || id != emb.Identity() {
 		t.Fatalf("identity after reopen: %v %v %v", id, ok, err)
 	}
-	got, err := s2.GetOne(ctx, "m1", true)
+	got, err := store.GetOne(ctx, s2, "m1", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 	insert(t, s, mem("a", "u1", "alpha"), mem("theirs", "u2", "their note"))
 	forgotten := mem("gone", "u1", "forgotten one")
 	insert(t, s, forgotten)
-	if _, err := s.Forget(ctx, "gone", "", t0); err != nil {
+	if _, err := s.Forget(ctx, "gone", store.Change{Reason: "", At: t0}); err != nil {
 		t.Fatal(err)
 	}
 	noVec := mem("x", "u1", "no vector")
@@ -160,13 +162,13 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := count(t, s)
-			_, err := s.Insert(ctx, tt.batch, ConflictError, nil)
+			_, err := s.Insert(ctx, tt.batch, store.ConflictError, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
-			var ie *ItemError
+			var ie *store.ItemError
 			if !errors.As(err, &ie) {
-				t.Fatalf("err %v is not an *ItemError", err)
+				t.Fatalf("err %v is not an *store.ItemError", err)
 			}
 			if after := count(t, s); after != before {
 				t.Fatalf("failed insert stored %d memories", after-before)
@@ -176,14 +178,14 @@ func TestInsertIsAllOrNothing(t *testing.T) {
 	// Lineage may name a forgotten memory and a memory later in the batch.
 	d := mem("d1", "u1", "derived from a forgotten one and a sibling")
 	d.LineageRefs = []string{"gone", "d2"}
-	if _, err := s.Insert(ctx, []memory.Memory{d, mem("d2", "u1", "sibling")}, ConflictError, nil); err != nil {
+	if _, err := s.Insert(ctx, []memory.Memory{d, mem("d2", "u1", "sibling")}, store.ConflictError, nil); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.Insert(ctx, []memory.Memory{mem("a", "u1", "dup"), mem("new", "u1", "new")}, ConflictSkip, nil)
+	n, err := s.Insert(ctx, []memory.Memory{mem("a", "u1", "dup"), mem("new", "u1", "new")}, store.ConflictSkip, nil)
 	if err != nil || n != 1 {
 		t.Fatalf("skip conflicts: n=%d err=%v", n, err)
 	}
-	if got, _ := s.GetOne(ctx, "a", false); got.Text != "alpha" {
+	if got, _ := store.GetOne(ctx, s, "a", false); got.Text != "alpha" {
 		t.Fatalf("skipped conflict overwrote the stored memory: %q", got.Text)
 	}
 }
@@ -196,10 +198,10 @@ func TestInsertForeignRefLooksMissing(t *testing.T) {
 	msg := func(ref string) string {
 		m := mem("x", "u1", "derived")
 		m.LineageRefs = []string{ref}
-		_, err := s.Insert(ctx, []memory.Memory{m}, ConflictError, nil)
-		var ie *ItemError
+		_, err := s.Insert(ctx, []memory.Memory{m}, store.ConflictError, nil)
+		var ie *store.ItemError
 		if !errors.As(err, &ie) {
-			t.Fatalf("lineage %q: err %v is not an *ItemError", ref, err)
+			t.Fatalf("lineage %q: err %v is not an *store.ItemError", ref, err)
 		}
 		return strings.ReplaceAll(ie.Err.Error(), ref, "ID")
 	}
@@ -217,10 +219,10 @@ func TestInsertReportsEveryProblem(t *testing.T) {
 	lin := mem("c", "u1", "derived")
 	lin.LineageRefs = []string{"missing"}
 	batch := []memory.Memory{mem("ok", "u1", "fine"), bad, mem("a", "u1", "again"), lin, mem("ok", "u1", "twice")}
-	_, err := s.Insert(ctx, batch, ConflictError, nil)
-	var ies ItemErrors
+	_, err := s.Insert(ctx, batch, store.ConflictError, nil)
+	var ies store.ItemErrors
 	if !errors.As(err, &ies) {
-		t.Fatalf("err %v is not ItemErrors", err)
+		t.Fatalf("err %v is not store.ItemErrors", err)
 	}
 	var got []int
 	for _, ie := range ies {
@@ -232,7 +234,7 @@ func TestInsertReportsEveryProblem(t *testing.T) {
 	if n := count(t, s); n != 1 {
 		t.Fatalf("failed insert left %d memories, want 1", n)
 	}
-	if err := s.CheckBatch(ctx, batch, ConflictError); !errors.As(err, &ies) || len(ies) != 4 {
+	if err := s.CheckBatch(ctx, batch, store.ConflictError); !errors.As(err, &ies) || len(ies) != 4 {
 		t.Fatalf("CheckBatch = %v, want the same 4 problems", err)
 	}
 }
@@ -249,7 +251,7 @@ func TestList(t *testing.T) {
 	insert(t, s, mem("other", "u2", "x"))
 	var got []string
 	for after := int64(0); ; {
-		p, err := s.List(ctx, ListQuery{Filter: memory.Filter{UserID: "u1"}, After: after, Limit: 2})
+		p, err := s.List(ctx, store.ListQuery{Filter: memory.Filter{UserID: "u1"}, After: after, Limit: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +266,7 @@ func TestList(t *testing.T) {
 	if strings.Join(got, ",") != "m0,m1,m2,m4,m5,m6" {
 		t.Fatalf("paged list = %v", got)
 	}
-	p, err := s.List(ctx, ListQuery{IncludeRevoked: true})
+	p, err := s.List(ctx, store.ListQuery{IncludeRevoked: true})
 	if err != nil || len(p.Memories) != 8 {
 		t.Fatalf("list all = %d, %v", len(p.Memories), err)
 	}
@@ -279,28 +281,28 @@ func TestRevokeAndForget(t *testing.T) {
 	grandchild.LineageRefs = []string{"c1"}
 	insert(t, s, secret, child, grandchild, mem("r1", "u1", "revocable zebracorn note"))
 
-	m, err := s.Revoke(ctx, "r1", "user withdrew it", t0.Add(time.Hour))
+	m, err := s.Revoke(ctx, "r1", store.Change{Reason: "user withdrew it", At: t0.Add(time.Hour)})
 	if err != nil || !m.Revoked || m.RevokedReason != "user withdrew it" || !m.RevokedAt.Equal(t0.Add(time.Hour)) {
 		t.Fatalf("Revoke = %+v, %v", m, err)
 	}
-	if m, _ := s.Revoke(ctx, "r1", "again", t0.Add(2*time.Hour)); m.RevokedReason != "user withdrew it" {
+	if m, _ := s.Revoke(ctx, "r1", store.Change{Reason: "again", At: t0.Add(2 * time.Hour)}); m.RevokedReason != "user withdrew it" {
 		t.Fatal("second revoke overwrote the first")
 	}
-	if _, err := s.Revoke(ctx, "nope", "", t0); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Revoke(ctx, "nope", store.Change{Reason: "", At: t0}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("revoke unknown: %v", err)
 	}
 
-	ts, err := s.Forget(ctx, "s1", "GDPR request", t0)
+	ts, err := s.Forget(ctx, "s1", store.Change{Reason: "GDPR request", At: t0})
 	if err != nil || ts.UserID != "u1" {
 		t.Fatalf("Forget = %+v, %v", ts, err)
 	}
-	if _, err := s.GetOne(ctx, "s1", false); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "forgotten at") {
+	if _, err := store.GetOne(ctx, s, "s1", false); !errors.Is(err, store.ErrNotFound) || !strings.Contains(err.Error(), "forgotten at") {
 		t.Fatalf("get forgotten: %v", err)
 	}
 	if d, err := s.Descendants(ctx, []string{"s1"}); err != nil || strings.Join(d, ",") != "c1,g1" {
 		t.Fatalf("descendants of the forgotten memory = %v, %v", d, err)
 	}
-	if _, err := s.Forget(ctx, "s1", "", t0); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Forget(ctx, "s1", store.Change{Reason: "", At: t0}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("forget twice: %v", err)
 	}
 	// The forgotten text must not survive anywhere in the file.
@@ -327,7 +329,7 @@ func TestSupersede(t *testing.T) {
 	if err := s.Supersede(ctx, "new", []string{"old"}); err != nil {
 		t.Fatalf("repeat supersede: %v", err)
 	}
-	m, _ := s.GetOne(ctx, "old", false)
+	m, _ := store.GetOne(ctx, s, "old", false)
 	if len(m.SupersededBy) != 1 || m.SupersededBy[0] != "new" {
 		t.Fatalf("SupersededBy = %v", m.SupersededBy)
 	}
@@ -336,7 +338,7 @@ func TestSupersede(t *testing.T) {
 		old   []string
 		want  string
 	}{
-		{"new", []string{"bob"}, "memory bob: memory not found"}, // reads like a missing id
+		{"new", []string{"bob"}, "memory bob: not found"}, // reads like a missing id
 		{"new", []string{"new"}, "itself"},
 		{"new", []string{"zzz"}, "not found"},
 		{"zzz", []string{"old"}, "not found"},
@@ -435,7 +437,7 @@ func TestRefusesForeignAndCorruptFiles(t *testing.T) {
 
 func TestAuditTrailIsAppendOnly(t *testing.T) {
 	s, _ := openTemp(t)
-	if _, err := s.AppendEvents(ctx, []Event{{Kind: "search", At: t0, TaskID: "t", Payload: []byte(`{}`)}}); err != nil {
+	if _, err := s.AppendEvents(ctx, []audit.Event{{Kind: "search", At: t0, TaskID: "t", Payload: []byte(`{}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, stmt := range []string{"UPDATE audit_events SET kind = 'x'", "DELETE FROM audit_events"} {
@@ -443,7 +445,7 @@ func TestAuditTrailIsAppendOnly(t *testing.T) {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
-	if evs, _ := s.Events(ctx, EventFilter{}); len(evs) != 1 {
+	if evs, _ := s.Events(ctx, audit.Filter{}); len(evs) != 1 {
 		t.Fatalf("events %d", len(evs))
 	}
 }
@@ -470,7 +472,7 @@ func TestMigratesV1Store(t *testing.T) {
 	if v, _ := s.SchemaVersion(ctx); v != len(migrations) {
 		t.Fatalf("schema v%d after open, want v%d", v, len(migrations))
 	}
-	if _, err := s.AppendEvents(ctx, []Event{{Kind: "search", At: t0, Payload: []byte(`{}`)}}); err != nil {
+	if _, err := s.AppendEvents(ctx, []audit.Event{{Kind: "search", At: t0, Payload: []byte(`{}`)}}); err != nil {
 		t.Fatalf("v2 table missing after migration: %v", err)
 	}
 }
@@ -482,12 +484,12 @@ func TestRecentlyRevoked(t *testing.T) {
 	}
 	insert(t, s, mem("other", "u2", "not mine"))
 	for _, id := range []string{"r3", "r0", "r1", "other"} {
-		if _, err := s.Revoke(ctx, id, "", t0); err != nil {
+		if _, err := s.Revoke(ctx, id, store.Change{Reason: "", At: t0}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ids := func(n int) []string {
-		ms, err := s.RecentlyRevoked(ctx, "u1", n)
+		ms, err := s.Revoked(ctx, "u1", n)
 		if err != nil {
 			t.Fatal(err)
 		}
