@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -22,6 +20,7 @@ import (
 	"github.com/memgate/memgate/inject"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
+	"github.com/memgate/memgate/store/mem"
 )
 
 // Mode says where a case's candidates come from.
@@ -147,14 +146,6 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 	if o.Now.IsZero() {
 		o.Now = time.Now().UTC()
 	}
-	var tmp string
-	if o.Mode == ModeSearch {
-		var err error
-		if tmp, err = os.MkdirTemp("", "memgate-eval-"); err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-	}
 	for i := range cases {
 		if err := cases[i].check(); err != nil {
 			return nil, fmt.Errorf("eval: case %s: %w", cases[i].ID, err)
@@ -177,7 +168,7 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 				if i >= len(cases) || ctx.Err() != nil {
 					return
 				}
-				runs[i] = runCase(ctx, &cases[i], &o, emb, tmp)
+				runs[i] = runCase(ctx, &cases[i], &o, emb)
 				mu.Lock()
 				done++
 				if o.Progress != nil {
@@ -266,7 +257,7 @@ func Prepare(ctx context.Context, c *Case, now time.Time, emb *embed.Builtin) (*
 	return p, nil
 }
 
-func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp string) caseRun {
+func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin) caseRun {
 	run := caseRun{c: c, bucket: string(c.Context.Intent) + "×" + string(c.Context.ToolRisk), by: map[Baseline]*outcome{}}
 	p, err := Prepare(ctx, c, o.Now, emb)
 	if err != nil {
@@ -324,7 +315,7 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin, tmp s
 		}
 		simLatency = time.Since(start)
 	} else {
-		retrieved, err := searchCase(ctx, c, &actx, o.K, tmp)
+		retrieved, err := searchCase(ctx, c, &actx, o.K)
 		if err != nil {
 			run.err = err
 			return run
@@ -511,16 +502,11 @@ func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []a
 	return oc, nil
 }
 
-// searchCase stores the case in a fresh store, applies its events, and
-// returns the retrieved ids, best first.
-func searchCase(ctx context.Context, c *Case, actx *admit.Context, k int, tmp string) ([]string, error) {
-	dir, err := os.MkdirTemp(tmp, "case-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
+// searchCase stores the case in a fresh in-memory store, applies its events,
+// and returns the retrieved ids, best first.
+func searchCase(ctx context.Context, c *Case, actx *admit.Context, k int) ([]string, error) {
 	now := actx.Now
-	eng, err := memgate.Open(ctx, filepath.Join(dir, "case.db"), &memgate.Options{Now: func() time.Time { return now }})
+	eng, err := memgate.New(ctx, mem.New(), &memgate.Options{Now: func() time.Time { return now }})
 	if err != nil {
 		return nil, err
 	}

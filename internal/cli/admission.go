@@ -19,6 +19,7 @@ import (
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/bind"
+	"github.com/memgate/memgate/config"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/inject"
@@ -621,18 +622,9 @@ func conventions(root *cobra.Command) {
 // embeds the texts itself); a model trained on another embedder needs a store
 // of that embedder.
 func loadGate(path string, emb embed.Identity) (*gate.Gate, error) {
-	m, err := gate.Load(path)
+	g, err := config.LoadGate(path, emb)
 	if err != nil {
-		if !strings.Contains(err.Error(), path) {
-			err = fmt.Errorf("%s: %w", path, err)
-		}
 		return nil, fmt.Errorf("--gate: %w", err)
-	}
-	g := gate.New(m)
-	if m.Header.Embedder != embed.NewBuiltin().Identity() {
-		if err := g.CheckEmbedder(emb); err != nil {
-			return nil, fmt.Errorf("--gate %s: %w", path, err)
-		}
 	}
 	return g, nil
 }

@@ -16,10 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgate/memgate"
-	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/config"
 	"github.com/memgate/memgate/embed/openai"
 	"github.com/memgate/memgate/memory"
-	"github.com/memgate/memgate/policy"
 )
 
 // usageError marks errors in how the command was called (exit status 2): the
@@ -29,7 +28,9 @@ type usageError struct{ error }
 
 // env carries the global flags and the streams.
 type env struct {
-	db       string
+	db       string // --db, kept for compatibility: the same as --store PATH
+	store    string // --store, MEMGATE_STORE: a store location (see package config)
+	index    string // --index, MEMGATE_INDEX
 	embedder string
 	policy   string
 	gate     string   // gate model file (--gate, MEMGATE_GATE); "" for the built-in model
@@ -84,7 +85,10 @@ admission decides what may enter a model's context.`,
 			return usageError{errors.New("want a command (see memgate --help)")}
 		},
 	}
-	root.PersistentFlags().StringVar(&e.db, "db", "memgate.db", "path of the store (a SQLite file)")
+	root.PersistentFlags().StringVar(&e.db, "db", config.DefaultStore, "path of the store (a SQLite file); --store takes precedence")
+	root.PersistentFlags().StringVar(&e.store, "store", os.Getenv(config.EnvStore),
+		"store location: a SQLite file path, sqlite:PATH or mem: (default: $"+config.EnvStore+", else --db)")
+	root.PersistentFlags().StringVar(&e.index, "index", os.Getenv(config.EnvIndex), "candidate index: exact (default: $"+config.EnvIndex+", else exact)")
 	root.PersistentFlags().StringVar(&e.embedder, "embedder", "builtin",
 		"embedder: builtin (offline) or openai (any OpenAI-compatible server; configured by "+openai.EnvBaseURL+", "+openai.EnvModel+", "+openai.EnvAPIKey+")")
 	root.PersistentFlags().StringVar(&e.policy, "policy", "", "policy file (YAML or JSON) with operator rules; default: built-in rules only")
@@ -107,20 +111,14 @@ admission decides what may enter a model's context.`,
 
 // makeEmbedder builds the embedder named by --embedder (or --to).
 func makeEmbedder(ctx context.Context, name string) (memgate.Embedder, error) {
-	switch name {
-	case "builtin", "":
-		return embed.NewBuiltin(), nil
-	case "openai":
-		cfg, err := openai.ConfigFromEnv()
-		if err != nil {
-			return nil, err
-		}
-		return openai.New(ctx, cfg)
+	emb, err := config.NewEmbedder(ctx, name)
+	var fe *memory.FieldError
+	if errors.As(err, &fe) {
+		return nil, usageError{fmt.Errorf("--embedder %s", fe.Problem)}
 	}
-	return nil, usageError{fmt.Errorf("--embedder %q: want builtin or openai", name)}
+	return emb, err
 }
 
-// storeAccess is how a command opens the store.
 type storeAccess int
 
 const (
@@ -154,35 +152,50 @@ func accessOf(cmd *cobra.Command) storeAccess {
 	return storeAccesses[path]
 }
 
-func (e *env) open(ctx context.Context, access storeAccess) (*memgate.Engine, error) {
-	emb, err := makeEmbedder(ctx, e.embedder)
-	if err != nil {
+// location is the store the command line names: --store, else --db when
+// given, else $MEMGATE_STORE, else --db's default.
+func (e *env) location(cmd *cobra.Command) string {
+	if f := cmd.Flags().Lookup("store"); f != nil && f.Changed {
+		return e.store
+	}
+	if f := cmd.Flags().Lookup("db"); (f != nil && f.Changed) || e.store == "" {
+		return e.db
+	}
+	return e.store
+}
+
+func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) (*memgate.Engine, error) {
+	c := config.Config{Store: e.location(cmd), Index: e.index, Embedder: e.embedder, Policy: e.policy, Gate: e.gate}
+	switch access {
+	case createStore:
+		c.Access = config.Create
+	case readStore:
+		c.Access = config.Read
+	}
+	if _, err := config.ParseStore(c.Store); err != nil {
+		return nil, usageError{fmt.Errorf("--store: %w", err)}
+	}
+	if _, err := config.NewIndex(c.Index); err != nil {
+		return nil, usageError{fmt.Errorf("--index: %w", err)}
+	}
+	if _, err := makeEmbedder(ctx, c.Embedder); err != nil {
 		return nil, err
 	}
-	opts := &memgate.Options{Embedder: emb, MustExist: access != createStore, ReadOnly: access == readStore}
-	if e.policy != "" {
-		if opts.Policy, err = policy.LoadFile(e.policy); err != nil {
-			return nil, err
-		}
+	eng, err := c.Open(ctx)
+	var se *config.SettingError
+	if errors.As(err, &se) {
+		return nil, fmt.Errorf("--%s: %w", se.Setting, se.Err)
 	}
-	if e.gate != "" && access != readStore { // commands that only read admit nothing
-		if opts.Gate, err = loadGate(e.gate, emb.Identity()); err != nil {
-			return nil, err
-		}
-	}
-	eng, err := memgate.Open(ctx, e.db, opts)
 	if errors.Is(err, memgate.ErrNoStore) {
-		return nil, fmt.Errorf("no store at %s; create one with `memgate add` or `memgate import`, or check --db", e.db)
+		return nil, fmt.Errorf("no store at %s; create one with `memgate add` or `memgate import`, or check --db", c.Store)
 	}
 	return eng, err
 }
 
-// withEngine opens the store as the command needs it (see storeAccesses),
-// runs fn, and closes the store.
 func (e *env) withEngine(cmd *cobra.Command, fn func(ctx context.Context, eng *memgate.Engine) error) error {
 	ctx := cmd.Context()
 	access := accessOf(cmd)
-	eng, err := e.open(ctx, access)
+	eng, err := e.open(ctx, cmd, access)
 	if err == nil {
 		defer eng.Close()
 		err = fn(ctx, eng)

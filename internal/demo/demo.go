@@ -9,8 +9,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,6 +19,7 @@ import (
 	"github.com/memgate/memgate/bind"
 	"github.com/memgate/memgate/inject"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store/mem"
 )
 
 // Now is the demo's fixed clock, so expiry is the same on every run.
@@ -94,14 +93,9 @@ var Tasks = []Task{
 // K is how many candidates each task retrieves.
 const K = 6
 
-// Run seeds a temporary store, runs the tasks, and writes the report to w.
+// Run seeds an in-memory store, runs the tasks, and writes the report to w.
 func Run(ctx context.Context, w io.Writer) error {
-	dir, err := os.MkdirTemp("", "memgate-demo-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	eng, err := memgate.Open(ctx, filepath.Join(dir, "demo.db"), &memgate.Options{Now: func() time.Time { return Now }})
+	eng, err := memgate.New(ctx, mem.New(), &memgate.Options{Now: func() time.Time { return Now }})
 	if err != nil {
 		return err
 	}
