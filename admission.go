@@ -3,7 +3,6 @@ package memgate
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -65,7 +64,8 @@ func (e *Engine) Admit(ctx context.Context, actx admit.Context, q Query) (*Admis
 	}
 	q.Scope.Normalize() // as checkContext normalised actx: the same id typed two ways is one id
 	if q.Scope.UserID != actx.UserID {
-		return nil, fmt.Errorf("admit: scope.userId %q differs from context userId %q: retrieval never crosses users", q.Scope.UserID, actx.UserID)
+		return nil, fmt.Errorf("admit: %w", &memory.FieldError{Field: "scope.userId",
+			Problem: fmt.Sprintf("%q differs from context userId %q: retrieval never crosses users", q.Scope.UserID, actx.UserID)})
 	}
 	found, err := e.search(ctx, q, e.gateVectors)
 	if err != nil {
@@ -358,13 +358,14 @@ func (e *Engine) Bind(ctx context.Context, actx admit.Context, call bind.ToolCal
 		return bind.Result{}, errorf("bind", err)
 	}
 	if actx.TaskID == "" {
-		return bind.Result{}, errors.New("bind: context taskId is required: justifications are judged by the task's admission")
+		return bind.Result{}, fmt.Errorf("bind: %w", &memory.FieldError{Field: "context.taskId",
+			Problem: "is required: justifications are judged by the task's admission"})
 	}
 	if call.Name == "" {
-		return bind.Result{}, errors.New("bind: tool call name is required")
+		return bind.Result{}, fmt.Errorf("bind: %w", &memory.FieldError{Field: "call.name", Problem: "is required"})
 	}
 	if _, err := admit.ParseToolRisk(string(call.Risk)); err != nil || call.Risk == "" {
-		return bind.Result{}, fmt.Errorf("bind: tool call risk: %v", errOr(err, "is required"))
+		return bind.Result{}, fmt.Errorf("bind: %w", &memory.FieldError{Field: "call.risk", Problem: errOr(err, "is required")})
 	}
 	justifiedBy = memory.NormalizeIDs(justifiedBy)
 	cited, err := e.current(ctx, actx.UserID, justifiedBy, actx.Now)

@@ -1,6 +1,7 @@
 package memgate
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -226,15 +227,20 @@ func TestBindInputErrors(t *testing.T) {
 		ids  []string
 		want string
 	}{
-		{admit.Context{UserID: "alex"}, call, nil, "taskId is required"},
-		{admit.Context{UserID: "alex", TaskID: "t"}, bind.ToolCall{Risk: admit.RiskNone}, nil, "name is required"},
+		{admit.Context{UserID: "alex"}, call, nil, "context.taskId: is required"},
+		{admit.Context{UserID: "alex", TaskID: "t"}, bind.ToolCall{Risk: admit.RiskNone}, nil, "call.name: is required"},
 		{admit.Context{UserID: "alex", TaskID: "t"}, bind.ToolCall{Name: "x", Risk: "root"}, nil, `unknown value "root"`},
 		{admit.Context{UserID: "alex", TaskID: "t"}, call, []string{"m", "ghost", "nope"}, `justifiedBy: unknown memory id(s) "ghost", "nope"`},
 		{admit.Context{UserID: "alex", TaskID: "t", Intent: "chat"}, call, nil, `intent: unknown value "chat"`},
 	}
 	for _, tt := range tests {
-		if _, err := e.Bind(ctx, tt.actx, tt.call, tt.ids); err == nil || !strings.Contains(err.Error(), tt.want) {
+		_, err := e.Bind(ctx, tt.actx, tt.call, tt.ids)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Bind = %v, want %q", err, tt.want)
+		}
+		// Bad input and unknown ids are told apart by type, for a server.
+		if !errors.Is(err, ErrInvalid) && !errors.Is(err, ErrNotFound) {
+			t.Errorf("Bind = %v: neither ErrInvalid nor ErrNotFound", err)
 		}
 	}
 	// Known but never decided in the task: denied, not an error.

@@ -239,7 +239,7 @@ func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombston
 // same user). Superseded memories stay searchable; admission denies them.
 func (e *Engine) Supersede(ctx context.Context, newID string, oldIDs ...string) error {
 	if len(oldIDs) == 0 {
-		return errors.New("supersede: no memories to supersede")
+		return fmt.Errorf("supersede: %w", &memory.FieldError{Field: "oldIds", Problem: "no memories to supersede"})
 	}
 	newID, oldIDs = memory.NormalizeID(newID), memory.NormalizeIDs(oldIDs)
 	return e.store.Supersede(ctx, newID, oldIDs)

@@ -206,19 +206,25 @@ func TestCallerSuppliedVectors(t *testing.T) {
 func TestQueryValidation(t *testing.T) {
 	e, _ := openTemp(t, nil)
 	tests := []struct {
-		q    Query
-		want string
+		q           Query
+		field, want string
 	}{
-		{Query{Text: "x"}, "scope.userId is required"},
-		{Query{Scope: memory.Filter{UserID: "u"}}, "text or vector is required"},
-		{Query{Scope: memory.Filter{UserID: "u"}, Text: "x", K: -1}, "k is -1"},
-		{Query{Scope: memory.Filter{UserID: "u"}, Text: "x", K: MaxK + 1}, "k is 1001"},
-		{Query{Scope: memory.Filter{UserID: "u"}, Vector: []float32{1}}, "vector: has dimension 1"},
-		{Query{Scope: memory.Filter{UserID: "u"}, Text: strings.Repeat("x", memory.MaxTextBytes+1)}, "text is"},
+		{Query{Text: "x"}, "scope.userId", "scope.userId: is required"},
+		{Query{Scope: memory.Filter{UserID: "u"}}, "text", "text or vector is required"},
+		{Query{Scope: memory.Filter{UserID: "u"}, Text: "x", K: -1}, "k", "k: is -1"},
+		{Query{Scope: memory.Filter{UserID: "u"}, Text: "x", K: MaxK + 1}, "k", "k: is 1001"},
+		{Query{Scope: memory.Filter{UserID: "u"}, Vector: []float32{1}}, "vector", "vector: has dimension 1"},
+		{Query{Scope: memory.Filter{UserID: "u"}, Text: strings.Repeat("x", memory.MaxTextBytes+1)}, "text", "text: is 32769 bytes"},
 	}
 	for _, tt := range tests {
-		if _, err := e.Search(ctx, tt.q); err == nil || !strings.Contains(err.Error(), tt.want) {
+		_, err := e.Search(ctx, tt.q)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Search(%+v) = %v, want %q", tt.q.Scope, err, tt.want)
+		}
+		// A server maps the error to a status by type, never by text.
+		var fe *memory.FieldError
+		if !errors.Is(err, ErrInvalid) || !errors.As(err, &fe) || fe.Field != tt.field {
+			t.Errorf("Search(%+v) = %v: want a *memory.FieldError for %s matching ErrInvalid", tt.q.Scope, err, tt.field)
 		}
 	}
 }

@@ -167,12 +167,12 @@ func (e *Engine) checkQuery(q *Query) error {
 	var errs []error
 	q.Scope.Normalize()
 	if q.Scope.UserID == "" {
-		errs = append(errs, errors.New("scope.userId is required"))
+		errs = append(errs, &memory.FieldError{Field: "scope.userId", Problem: "is required"})
 	} else if err := q.Scope.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if q.Text == "" && len(q.Vector) == 0 {
-		errs = append(errs, errors.New("text or vector is required"))
+		errs = append(errs, &memory.FieldError{Field: "text", Problem: "text or vector is required"})
 	} else if q.Text != "" {
 		// A query with nothing visible would embed to nothing and match
 		// every memory at similarity 0.
@@ -181,22 +181,22 @@ func (e *Engine) checkQuery(q *Query) error {
 		}
 	}
 	if len(q.Text) > memory.MaxTextBytes {
-		errs = append(errs, fmt.Errorf("text is %d bytes; the limit is %d", len(q.Text), memory.MaxTextBytes))
+		errs = append(errs, &memory.FieldError{Field: "text", Problem: fmt.Sprintf("is %d bytes; the limit is %d", len(q.Text), memory.MaxTextBytes)})
 	}
 	if err := memory.CheckVector("vector", q.Vector); err != nil {
 		errs = append(errs, err)
 	} else if dim := e.emb.Identity().Dim; len(q.Vector) > 0 && len(q.Vector) != dim {
-		errs = append(errs, fmt.Errorf("vector: has dimension %d; the store's embedder needs %d", len(q.Vector), dim))
+		errs = append(errs, &memory.FieldError{Field: "vector", Problem: fmt.Sprintf("has dimension %d; the store's embedder needs %d", len(q.Vector), dim)})
 	}
 	switch {
 	case q.K < 0 || q.K > MaxK:
-		errs = append(errs, fmt.Errorf("k is %d; want 1 to %d", q.K, MaxK))
+		errs = append(errs, &memory.FieldError{Field: "k", Problem: fmt.Sprintf("is %d; want 1 to %d", q.K, MaxK)})
 	case q.K == 0:
 		q.K = DefaultK
 	}
 	switch {
 	case q.Depth < 0 || q.Depth > 4*MaxK:
-		errs = append(errs, fmt.Errorf("depth is %d; want 0 to %d", q.Depth, 4*MaxK))
+		errs = append(errs, &memory.FieldError{Field: "depth", Problem: fmt.Sprintf("is %d; want 0 to %d", q.Depth, 4*MaxK)})
 	case q.Depth == 0:
 		q.Depth = 2 * q.K
 	case q.Depth < q.K:

@@ -111,18 +111,19 @@ type Context struct {
 // characters (memory.CheckID; scope labels may contain inner spaces,
 // memory.CheckLabel), and a Now outside memory.MinTime to memory.MaxTime.
 func (c *Context) Validate() error {
-	var errs []string
+	var errs fieldErrors
 	add := func(err error) {
 		if err != nil {
-			errs = append(errs, err.Error())
+			errs = append(errs, err)
 		}
 	}
+	bad := func(field, problem string) { errs = append(errs, &memory.FieldError{Field: field, Problem: problem}) }
 	c.TaskID, c.UserID = memory.NormalizeID(c.TaskID), memory.NormalizeID(c.UserID)
 	c.WorkspaceID, c.ProjectID = memory.NormalizeID(c.WorkspaceID), memory.NormalizeID(c.ProjectID)
 	c.Domain, c.Principal.ID = memory.NormalizeID(c.Domain), memory.NormalizeID(c.Principal.ID)
 	c.Principal.Roles = memory.NormalizeIDs(c.Principal.Roles)
 	if c.UserID == "" {
-		errs = append(errs, "userId: is required")
+		bad("userId", "is required")
 	}
 	add(memory.CheckID("userId", c.UserID))
 	add(memory.CheckLabel("workspaceId", c.WorkspaceID))
@@ -131,12 +132,12 @@ func (c *Context) Validate() error {
 	add(memory.CheckID("taskId", c.TaskID))
 	add(memory.CheckID("principal.id", c.Principal.ID))
 	if len(c.Principal.Roles) > memory.MaxRefs {
-		errs = append(errs, fmt.Sprintf("principal.roles: has %d entries; the limit is %d", len(c.Principal.Roles), memory.MaxRefs))
+		bad("principal.roles", fmt.Sprintf("has %d entries; the limit is %d", len(c.Principal.Roles), memory.MaxRefs))
 	}
 	for i, r := range c.Principal.Roles[:min(len(c.Principal.Roles), memory.MaxRefs)] {
 		name := fmt.Sprintf("principal.roles[%d]", i)
 		if r == "" {
-			errs = append(errs, name+": is empty")
+			bad(name, "is empty")
 			continue
 		}
 		add(memory.CheckID(name, r))
@@ -148,18 +149,18 @@ func (c *Context) Validate() error {
 	if c.Intent == "" {
 		c.Intent = IntentAnswer
 	} else if _, err := ParseIntent(string(c.Intent)); err != nil {
-		errs = append(errs, "intent: "+err.Error())
+		bad("intent", err.Error())
 	}
 	if c.ToolRisk == "" {
 		c.ToolRisk = RiskNone
 	} else if _, err := ParseToolRisk(string(c.ToolRisk)); err != nil {
-		errs = append(errs, "toolRisk: "+err.Error())
+		bad("toolRisk", err.Error())
 	}
 	if _, err := memory.ParseAuthority(string(c.RequiredAuthority)); err != nil {
-		errs = append(errs, "requiredAuthority: "+err.Error())
+		bad("requiredAuthority", err.Error())
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("admission context: %s", strings.Join(errs, "; "))
+		return fmt.Errorf("admission context: %w", errs)
 	}
 	return nil
 }
@@ -336,3 +337,19 @@ type Candidate struct {
 	QueryVector []float32
 	Vector      []float32
 }
+
+// fieldErrors are every problem of one input, each a *memory.FieldError,
+// rendered on one line; errors.As finds each.
+type fieldErrors []error
+
+// Error lists the problems, separated by semicolons.
+func (es fieldErrors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Unwrap returns the problems, for errors.Is and errors.As.
+func (es fieldErrors) Unwrap() []error { return es }
