@@ -38,7 +38,6 @@ import (
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
 	"github.com/memgate/memgate/store"
-	"github.com/memgate/memgate/store/sqlite"
 )
 
 // Embedder computes vectors for texts. Implementations in package embed: the
@@ -116,37 +115,6 @@ type EmbedderMismatchError struct {
 func (e *EmbedderMismatchError) Error() string {
 	return fmt.Sprintf("the store's memories were embedded with %s but this engine uses %s; "+
 		"open it with the same embedder, or migrate it with `memgate reembed`", e.Store, e.Embedder)
-}
-
-// Open opens the embedded SQLite store at path (package store/sqlite),
-// creating it unless opts says MustExist or ReadOnly, and returns an engine
-// over it; see New.
-//
-// Opening reads no vectors: each user's memories are loaded into the index
-// on that user's first search (LoadIndex loads them ahead), so commands that
-// do not search start in milliseconds whatever the store's size. An engine
-// sees the writes other engines and processes make to the same file for
-// users it has not loaded yet; after that, only its own. Search re-reads
-// every candidate from the store, so a memory revoked or forgotten elsewhere
-// is never returned.
-func Open(ctx context.Context, path string, opts *Options) (*Engine, error) {
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
-	if err := checkEmbedder(&o); err != nil {
-		return nil, err
-	}
-	st, err := sqlite.OpenWith(ctx, path, sqlite.OpenOptions{MustExist: o.MustExist, ReadOnly: o.ReadOnly})
-	if err != nil {
-		return nil, err
-	}
-	e, err := New(ctx, st, &o)
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	return e, nil
 }
 
 // New returns an engine over st, any implementation of the store contract

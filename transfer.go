@@ -10,7 +10,6 @@ import (
 
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/store"
-	"github.com/memgate/memgate/store/sqlite"
 )
 
 // ImportOptions control Import.
@@ -168,21 +167,4 @@ func (e *Engine) Export(ctx context.Context, w io.Writer, o ExportOptions) (int,
 		}
 		after = p.Next
 	}
-}
-
-// Reembed recomputes every memory's embedding in the store at path with the
-// embedder to, and records to as the store's embedder. It runs in one
-// transaction, so a failure part-way leaves the store as it was. Afterwards
-// the store must be opened with an embedder of to's identity.
-func Reembed(ctx context.Context, path string, to Embedder, progress func(done, total int)) error {
-	o := Options{Embedder: to}
-	if err := checkEmbedder(&o); err != nil {
-		return err
-	}
-	st, err := sqlite.OpenWith(ctx, path, sqlite.OpenOptions{MustExist: true})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	return st.Reembed(ctx, to.Identity(), to.Embed, embedChunk, progress)
 }
