@@ -1,0 +1,114 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/memory"
+)
+
+func TestParseStore(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Location
+		bad  bool
+	}{
+		{"", Location{Kind: "sqlite", Path: DefaultStore}, false},
+		{"data/m.db", Location{Kind: "sqlite", Path: "data/m.db"}, false},
+		{"sqlite:m.db", Location{Kind: "sqlite", Path: "m.db"}, false},
+		{"sqlite:///var/m.db", Location{Kind: "sqlite", Path: "/var/m.db"}, false},
+		{"mem:", Location{Kind: "mem"}, false},
+		{"sqlite:", Location{}, true},
+		{"postgres://localhost/memgate", Location{}, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseStore(tt.in)
+		if tt.bad {
+			var fe *memory.FieldError
+			if !errors.As(err, &fe) || fe.Field != "store" {
+				t.Errorf("ParseStore(%q) = %v, want a FieldError for store", tt.in, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseStore(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func FuzzParseStore(f *testing.F) {
+	for _, s := range []string{"", "m.db", "sqlite:m.db", "mem:", "postgres://x", "sqlite://", "://"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		loc, err := ParseStore(s)
+		if err != nil {
+			if !errors.Is(err, memory.ErrInvalid) {
+				t.Fatalf("ParseStore(%q): error %v is not ErrInvalid", s, err)
+			}
+			return
+		}
+		if loc.Kind == "sqlite" && loc.Path == "" {
+			t.Fatalf("ParseStore(%q) = a SQLite store with no path", s)
+		}
+	})
+}
+
+func TestFromEnv(t *testing.T) {
+	env := map[string]string{EnvStore: "mem:", EnvIndex: "exact", EnvEmbedder: "builtin", EnvPolicy: "p.yaml", EnvGate: "g.model"}
+	c := FromEnv(func(k string) string { return env[k] })
+	if c.Store != "mem:" || c.Index != "exact" || c.Embedder != "builtin" || c.Policy != "p.yaml" || c.Gate != "g.model" {
+		t.Fatalf("FromEnv = %+v", c)
+	}
+}
+
+// TestOpen builds engines from configurations: the in-memory store, a SQLite
+// file that must exist or may be created, and settings that are refused.
+func TestOpen(t *testing.T) {
+	ctx := context.Background()
+	eng, err := Config{Store: "mem:", Access: Create}.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Add(ctx, memory.Memory{UserID: "alex", Text: "prefers aisle seats"}); err != nil {
+		t.Fatal(err)
+	}
+	eng.Close()
+
+	path := filepath.Join(t.TempDir(), "m.db")
+	if _, err := (Config{Store: path, Access: Write}).Open(ctx); !errors.Is(err, memgate.ErrNoStore) {
+		t.Fatalf("missing store opened for writing: %v", err)
+	}
+	eng, err = Config{Store: "sqlite:" + path, Access: Create}.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.Close()
+	eng, err = Config{Store: path, Access: Read}.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Add(ctx, memory.Memory{UserID: "alex", Text: "x"}); !errors.Is(err, memgate.ErrReadOnly) {
+		t.Errorf("write through a read-only engine: %v", err)
+	}
+	eng.Close()
+
+	for _, c := range []Config{
+		{Store: "mem:", Access: Read},
+		{Store: "mem:", Access: Create, Index: "hnsw"},
+		{Store: "mem:", Access: Create, Embedder: "word2vec"},
+		{Store: "mem:", Access: Create, Gate: filepath.Join(t.TempDir(), "missing.model")},
+	} {
+		if eng, err := c.Open(ctx); err == nil {
+			eng.Close()
+			t.Errorf("%+v opened", c)
+		}
+	}
+	var se *SettingError
+	if _, err := (Config{Store: "mem:", Access: Create, Gate: "/nonexistent.model"}).Open(ctx); !errors.As(err, &se) || se.Setting != "gate" {
+		t.Errorf("missing gate model: %v, want a SettingError for gate", err)
+	}
+}

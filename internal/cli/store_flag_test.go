@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memgate/memgate/config"
+)
+
+// TestStoreLocation: --store and $MEMGATE_STORE choose the store, --store
+// wins over --db, and a location this build cannot open is a usage error
+// that names the flag, before any store is touched.
+func TestStoreLocation(t *testing.T) {
+	dir := t.TempDir()
+	fromEnv := filepath.Join(dir, "env.db")
+	fromFlag := filepath.Join(dir, "flag.db")
+	fromDB := filepath.Join(dir, "db.db")
+	t.Setenv(config.EnvStore, fromEnv)
+
+	if r := run(t, "", "add", "--user", "alex", "--id", "e1", "kept in the environment's store"); r.code != 0 {
+		t.Fatalf("add via $%s: %d %s", config.EnvStore, r.code, r.stderr)
+	}
+	if r := run(t, "", "--store", "sqlite:"+fromFlag, "add", "--user", "alex", "--id", "f1", "kept in the flag's store"); r.code != 0 {
+		t.Fatalf("add via --store: %d %s", r.code, r.stderr)
+	}
+	if r := run(t, "", "--db", fromDB, "add", "--user", "alex", "--id", "d1", "kept in --db's store"); r.code != 0 {
+		t.Fatalf("add via --db: %d %s", r.code, r.stderr)
+	}
+	tests := []struct {
+		args []string
+		want string // the id that store holds
+	}{
+		{[]string{"get", "e1"}, "e1"},
+		{[]string{"--store", fromFlag, "get", "f1"}, "f1"},
+		{[]string{"--db", fromDB, "get", "d1"}, "d1"},
+		{[]string{"--db", fromDB, "--store", fromFlag, "get", "f1"}, "f1"},
+	}
+	for _, tt := range tests {
+		if r := run(t, "", tt.args...); r.code != 0 || !strings.Contains(r.stdout, tt.want) {
+			t.Errorf("memgate %v = %d %q %q, want %s", tt.args, r.code, r.stdout, r.stderr, tt.want)
+		}
+	}
+	// Each store holds only what was written to it.
+	if r := run(t, "", "--store", fromFlag, "get", "e1"); r.code != 1 {
+		t.Errorf("e1 found in the flag's store: %d %s", r.code, r.stdout)
+	}
+
+	for _, bad := range [][]string{
+		{"--store", "postgres://127.0.0.1/memgate", "stats"},
+		{"--store", "sqlite:", "stats"},
+		{"--index", "hnsw", "stats"},
+	} {
+		r := run(t, "", bad...)
+		if r.code != 2 || !strings.Contains(r.stderr, bad[0]+":") {
+			t.Errorf("memgate %v = %d %q, want a usage error naming %s", bad, r.code, r.stderr, bad[0])
+		}
+	}
+}
