@@ -36,8 +36,10 @@ type Index interface {
 	// same rules as Search.
 	Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error)
 	// Vectors returns the vectors of ids of userID, one per id in order,
-	// nil for an id that is not indexed (or another user's). Callers must
-	// not modify them. One call serves a whole search.
+	// nil for an id that is not indexed (or another user's); an empty
+	// userID is an error. Callers must not modify them, and later writes
+	// must not change them: the engine keeps them while it admits. One
+	// call serves a whole search.
 	Vectors(ctx context.Context, userID string, ids []string) ([][]float32, error)
 }
 

@@ -292,7 +292,8 @@ func (x *Index) Vectors(ctx context.Context, userID string, ids []string) ([][]f
 }
 
 // Search returns the k vectors of f.UserID most similar to q that fall inside
-// f's scope, best first. q must be unit length for scores to be cosines.
+// f's scope, best first, ties by id: when k cuts through tied scores the
+// smallest ids are kept. q must be unit length for scores to be cosines.
 func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int) ([]retrieve.Hit, error) {
 	if f.UserID == "" {
 		return nil, fmt.Errorf("exact index: search needs a userId")
@@ -312,7 +313,7 @@ func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int)
 	if s == nil {
 		return nil, nil
 	}
-	top := topK{k: k}
+	top := topK{k: k, ids: s.ids}
 	want := [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
 	filtered := want != [3]uint32{}
 	dim := x.dim
@@ -351,9 +352,14 @@ func inScope(row, want [3]uint32) bool {
 	return true
 }
 
-// topK keeps the k best scores seen in a min-heap.
+// topK keeps the k best rows seen, in a heap with the worst kept row on top.
+// Rows are ordered by score, best first, and rows with equal scores by id,
+// smallest first, so the rows kept do not depend on the order rows sit in
+// the shard (which removals shuffle): when k cuts through tied scores, the
+// smallest ids are kept. Ids are compared only when scores are equal.
 type topK struct {
 	k     int
+	ids   []string // the shard's ids, by row
 	items []scored
 }
 
@@ -362,13 +368,21 @@ type scored struct {
 	row   int32
 }
 
+// worse reports whether a ranks after b.
+func (t *topK) worse(a, b scored) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	return t.ids[a.row] > t.ids[b.row]
+}
+
 func (t *topK) offer(score float32, row int32) {
 	if len(t.items) < t.k {
 		t.items = append(t.items, scored{score, row})
 		t.up(len(t.items) - 1)
 		return
 	}
-	if score <= t.items[0].score {
+	if top := t.items[0]; score < top.score || score == top.score && t.ids[row] > t.ids[top.row] {
 		return
 	}
 	t.items[0] = scored{score, row}
@@ -378,7 +392,7 @@ func (t *topK) offer(score float32, row int32) {
 func (t *topK) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if t.items[p].score <= t.items[i].score {
+		if !t.worse(t.items[i], t.items[p]) {
 			return
 		}
 		t.items[p], t.items[i] = t.items[i], t.items[p]
@@ -389,17 +403,17 @@ func (t *topK) up(i int) {
 func (t *topK) down(i int) {
 	n := len(t.items)
 	for {
-		l, small := 2*i+1, i
-		if l < n && t.items[l].score < t.items[small].score {
-			small = l
+		l, worst := 2*i+1, i
+		if l < n && t.worse(t.items[l], t.items[worst]) {
+			worst = l
 		}
-		if r := l + 1; r < n && t.items[r].score < t.items[small].score {
-			small = r
+		if r := l + 1; r < n && t.worse(t.items[r], t.items[worst]) {
+			worst = r
 		}
-		if small == i {
+		if worst == i {
 			return
 		}
-		t.items[i], t.items[small] = t.items[small], t.items[i]
-		i = small
+		t.items[i], t.items[worst] = t.items[worst], t.items[i]
+		i = worst
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -317,6 +318,140 @@ func TestReplaceUserWhileSearching(t *testing.T) {
 		}
 		if hits, err := x.Search(ctx, memory.Filter{UserID: "searched"}, q, 10); err != nil || len(hits) != 10 {
 			t.Fatalf("search during loads: %d hits, %v", len(hits), err)
+		}
+	}
+}
+
+// TestTiesMatchBruteForce checks the top-k heap on many tied scores: every
+// vector is one of five, and entries are removed and re-added so their rows
+// are shuffled. Whatever the rows' order, the kept entries are those the
+// brute-force reference keeps: best score first, then smallest id.
+func TestTiesMatchBruteForce(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 8))
+	const dim = 8
+	shared := make([][]float32, 5)
+	for i := range shared {
+		shared[i] = randVec(r, dim)
+	}
+	live := map[string]retrieve.Entry{}
+	x := New(dim)
+	for i := range 1500 {
+		e := retrieve.Entry{ID: fmt.Sprintf("m%d", r.IntN(400)), UserID: "u",
+			ProjectID: []string{"", "p1", "p2"}[r.IntN(3)], Vector: shared[r.IntN(len(shared))]}
+		if i%4 == 0 {
+			if err := x.Remove(ctx, "u", e.ID); err != nil {
+				t.Fatal(err)
+			}
+			delete(live, e.ID)
+			continue
+		}
+		if err := x.Upsert(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+		live[e.ID] = e
+	}
+	entries := slices.Collect(maps.Values(live))
+	for _, f := range []memory.Filter{{UserID: "u"}, {UserID: "u", ProjectID: "p1"}} {
+		for _, k := range []int{1, 7, 50, 200, 1000} {
+			q := randVec(r, dim)
+			hits, err := x.Search(ctx, f, q, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := hitIDs(hits), bruteForce(entries, f, q, k); !slices.Equal(got, want) {
+				t.Fatalf("filter %+v k=%d:\n got %v\nwant %v", f, k, got, want)
+			}
+		}
+	}
+}
+
+// TestCancelledContext checks that every call fails with the context's
+// error once it is cancelled, and that writes then change nothing.
+func TestCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	x := New(2)
+	keep := retrieve.Entry{ID: "keep", UserID: "u", Text: "deploy", Vector: []float32{1, 0}}
+	if err := x.Upsert(context.Background(), keep); err != nil {
+		t.Fatal(err)
+	}
+	other := retrieve.Entry{ID: "new", UserID: "u", Text: "deploy", Vector: []float32{0, 1}}
+	f := memory.Filter{UserID: "u"}
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"Upsert", func() error { return x.Upsert(ctx, other) }},
+		{"Remove", func() error { return x.Remove(ctx, "u", "keep") }},
+		{"ReplaceUser", func() error { return x.ReplaceUser(ctx, "u", 1, seqOf([]retrieve.Entry{other})) }},
+		{"Search", func() error { _, err := x.Search(ctx, f, []float32{1, 0}, 5); return err }},
+		{"Lexical", func() error { _, err := x.Lexical(ctx, f, "deploy", 5); return err }},
+		{"Vectors", func() error { _, err := x.Vectors(ctx, "u", []string{"keep"}); return err }},
+	}
+	for _, c := range calls {
+		if err := c.call(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context = %v, want %v", c.name, err, context.Canceled)
+		}
+	}
+	hits, err := x.Search(context.Background(), f, []float32{1, 0}, 5)
+	if err != nil || !slices.Equal(hitIDs(hits), []string{"keep"}) || x.Len() != 1 {
+		t.Fatalf("after the cancelled writes: %v, %v, Len %d; want only keep", hitIDs(hits), err, x.Len())
+	}
+}
+
+// TestReplaceUserCancelledMidway cancels the context while ReplaceUser reads
+// the entries: it stops within ctxEvery entries and changes nothing.
+func TestReplaceUserCancelledMidway(t *testing.T) {
+	x := New(2)
+	keep := retrieve.Entry{ID: "keep", UserID: "u", Vector: []float32{1, 0}}
+	if err := x.Upsert(context.Background(), keep); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	yielded := 0
+	entries := func(yield func(retrieve.Entry, error) bool) {
+		for i := range 10 * ctxEvery {
+			if i == 10 {
+				cancel()
+			}
+			yielded++
+			if !yield(retrieve.Entry{ID: fmt.Sprintf("m%d", i), UserID: "u", Vector: []float32{0, 1}}, nil) {
+				return
+			}
+		}
+	}
+	if err := x.ReplaceUser(ctx, "u", 0, entries); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ReplaceUser = %v, want %v", err, context.Canceled)
+	}
+	if yielded > ctxEvery {
+		t.Errorf("ReplaceUser read %d entries after the cancellation, want at most %d", yielded-10, ctxEvery)
+	}
+	if vs, _ := x.Vectors(context.Background(), "u", []string{"keep", "m0"}); vs[0] == nil || vs[1] != nil || x.Len() != 1 {
+		t.Fatalf("after the cancelled load: Vectors %v, Len %d; want only keep", vs, x.Len())
+	}
+}
+
+// BenchmarkSearchTied20k is the tie-breaking worst case: 20,000 identical
+// vectors, so every row ties with the heap's worst and ids are compared.
+func BenchmarkSearchTied20k(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	dim := embed.BuiltinDim
+	x := New(dim)
+	v := randVec(r, dim)
+	es := make([]retrieve.Entry, 20000)
+	for i := range es {
+		es[i] = retrieve.Entry{ID: fmt.Sprintf("m%d", i), UserID: "u1", Vector: v}
+	}
+	if err := x.Upsert(context.Background(), es...); err != nil {
+		b.Fatal(err)
+	}
+	q := randVec(r, dim)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := x.Search(context.Background(), memory.Filter{UserID: "u1"}, q, 50); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -3,7 +3,9 @@ package exact
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
@@ -126,8 +128,9 @@ func dropRow(ps []posting, row int32) []posting {
 const MaxQueryTerms = 32
 
 // Lexical returns the k memories of f.UserID inside f's scope with the best
-// BM25 score for query's words, best first. Scores are positive; memories
-// sharing no content word with the query are not returned.
+// BM25 score for query's words, best first, ties by id as in Search. Scores
+// are positive; memories sharing no content word with the query are not
+// returned.
 func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error) {
 	if f.UserID == "" {
 		return nil, fmt.Errorf("exact index: lexical search needs a userId")
@@ -150,9 +153,14 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 	if avgLen == 0 {
 		return nil, nil
 	}
+	// Take the query's words in a fixed order: float32 sums depend on the
+	// order of their terms, and a query of more than MaxQueryTerms words
+	// keeps the same ones every time, so the same query always gets the
+	// same scores.
+	terms := slices.Sorted(maps.Keys(counts))
 	scores := make([]float32, n)
 	used := 0
-	for tok := range counts {
+	for _, tok := range terms {
 		id, ok := s.lex.termIDs[tok]
 		if !ok || len(s.lex.postings[id]) == 0 {
 			continue
@@ -170,7 +178,7 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 		}
 	}
 	want := [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
-	top := topK{k: k}
+	top := topK{k: k, ids: s.ids}
 	for row, sc := range scores {
 		if sc > 0 && inScope(s.scopes[row], want) {
 			top.offer(sc, int32(row))
