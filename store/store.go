@@ -43,7 +43,8 @@ type Store interface {
 	// SetIdentity records the identity of the embedder whose vectors the
 	// store holds; a store that has one keeps it.
 	SetIdentity(ctx context.Context, id embed.Identity) error
-	// ReadOnly reports whether every write fails with ErrReadOnly.
+	// ReadOnly reports whether writes fail with ErrReadOnly (a request
+	// that is wrong in itself may get its own error first).
 	ReadOnly() bool
 	// Close releases the store.
 	Close() error
@@ -64,16 +65,18 @@ type Memories interface {
 	// then how many are done.
 	Insert(ctx context.Context, ms []memory.Memory, onConflict OnConflict, progress func(done int)) (int, error)
 	// Get returns the stored memories among ids, in the order asked, each
-	// once, with their relations (LineageRefs, Supersedes, SupersededBy);
-	// ids not stored are left out. Embeddings only if withVectors.
+	// once, with their relations (LineageRefs, Supersedes, SupersededBy,
+	// each sorted by id; SupersededBy lists only memories that are not
+	// revoked); ids not stored are left out. Embeddings only if
+	// withVectors.
 	Get(ctx context.Context, ids []string, withVectors bool) ([]memory.Memory, error)
 	// List returns memories in insertion order, a page at a time.
 	List(ctx context.Context, q ListQuery) (Page, error)
 	// Users lists the users that have stored memories, sorted.
 	Users(ctx context.Context) ([]string, error)
 	// ScanEntries calls fn with the index entry of each of userID's
-	// memories that are not revoked, in insertion order, stopping at fn's
-	// first error and returning it.
+	// memories (every user's for "") that are not revoked, in insertion
+	// order, stopping at fn's first error and returning it.
 	ScanEntries(ctx context.Context, userID string, fn func(retrieve.Entry) error) error
 	// CountEntries estimates how many entries ScanEntries will yield.
 	CountEntries(ctx context.Context, userID string) (int, error)
@@ -117,7 +120,8 @@ type Trail interface {
 	// refused whole.
 	RecordAdmission(ctx context.Context, a *audit.Admission) (int64, error)
 	// AppendEvents appends events in one atomic write and returns the
-	// sequence number of the first.
+	// sequence number of the first. A decision event after the first with
+	// no SearchID is linked to the first (its search).
 	AppendEvents(ctx context.Context, events []audit.Event) (int64, error)
 	// Events lists the events f selects, in sequence order.
 	Events(ctx context.Context, f audit.Filter) ([]audit.Event, error)

@@ -528,25 +528,30 @@ func (s *Store) List(ctx context.Context, q store.ListQuery) (store.Page, error)
 // transaction, and returns the memory as now stored. Revoking a revoked
 // memory keeps the first revocation; the event is appended all the same.
 func (s *Store) Revoke(ctx context.Context, id string, c store.Change) (memory.Memory, error) {
-	var user string
+	var m memory.Memory
 	err := s.write(ctx, "revoke "+id, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, "SELECT user_id FROM memories WHERE id = ?", id).Scan(&user); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return store.ErrNotFound
-			}
-			return err
-		}
 		if _, err := tx.ExecContext(ctx, `UPDATE memories SET revoked = 1, revoked_at = ?, revoked_reason = ?
 			WHERE id = ? AND revoked = 0`, c.At.UnixNano(), nullStr(c.Reason), id); err != nil {
 			return err
 		}
-		_, err := appendEvents(ctx, tx, []audit.Event{audit.ChangeEvent(audit.Revoke, c.At, user, id, c.PrincipalID, c.Reason)})
+		// The memory as this transaction leaves it: a Forget committed
+		// right after cannot turn a done revocation into an error.
+		var err error
+		m, _, err = scanMemory(tx.QueryRowContext(ctx, "SELECT "+memoryColumns+" FROM memories WHERE id = ?", id), false)
+		if errors.Is(err, sql.ErrNoRows) {
+			return store.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		_, err = appendEvents(ctx, tx, []audit.Event{audit.ChangeEvent(audit.Revoke, c.At, m.UserID, id, c.PrincipalID, c.Reason)})
 		return err
 	})
 	if err != nil {
 		return memory.Memory{}, err
 	}
-	return store.GetOne(ctx, s, id, false)
+	list, _ := json.Marshal([]string{id})
+	return m, s.loadRelations(ctx, string(list), map[string]*memory.Memory{id: &m})
 }
 
 // Forget deletes a memory's text, metadata and vector for good, removes it
