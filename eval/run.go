@@ -258,7 +258,7 @@ func Prepare(ctx context.Context, c *Case, now time.Time, emb *embed.Builtin) (*
 }
 
 func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin) caseRun {
-	run := caseRun{c: c, bucket: string(c.Context.Intent) + "×" + string(c.Context.ToolRisk), by: map[Baseline]*outcome{}}
+	run := caseRun{c: c, bucket: gate.Bucket(&c.Context), by: map[Baseline]*outcome{}}
 	p, err := Prepare(ctx, c, o.Now, emb)
 	if err != nil {
 		run.err = err
