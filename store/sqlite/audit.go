@@ -92,10 +92,16 @@ func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]linea
 	return out, nil
 }
 
+// execer runs a statement within a transaction: a *sql.Tx, or the audit
+// writer's, which reuses prepared statements.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
 // appendEvents appends events within tx and returns the sequence number of
 // the first. A decision event with no SearchID is linked to the first event
 // of the batch (its search).
-func appendEvents(ctx context.Context, tx *sql.Tx, events []audit.Event) (int64, error) {
+func appendEvents(ctx context.Context, tx execer, events []audit.Event) (int64, error) {
 	if len(events) == 0 {
 		return 0, nil
 	}
@@ -137,7 +143,17 @@ func appendEvents(ctx context.Context, tx *sql.Tx, events []audit.Event) (int64,
 // AppendEvents adds events to the audit trail in one transaction and returns
 // the sequence number of the first. A decision event with no SearchID is
 // linked to the first event of the batch (its search).
+//
+// The events are written by the store's audit writer (see RecordAdmission),
+// with the durability OpenOptions.AuditSync chose; the caller must not
+// change them until AppendEvents returns.
 func (s *Store) AppendEvents(ctx context.Context, events []audit.Event) (int64, error) {
+	if w := s.auditWriter(); w != nil {
+		if len(events) == 0 {
+			return 0, nil
+		}
+		return w.do(ctx, &auditReq{what: "append audit events", events: events})
+	}
 	var first int64
 	err := s.write(ctx, "append audit events", func(tx *sql.Tx) (err error) {
 		first, err = appendEvents(ctx, tx, events)
@@ -147,31 +163,53 @@ func (s *Store) AppendEvents(ctx context.Context, events []audit.Event) (int64, 
 }
 
 // RecordAdmission writes an admission's search event, decisions and
-// quarantine items in one transaction.
+// quarantine items in one transaction, and returns the search event's
+// sequence number, to which the decisions and items are linked.
+//
+// The store's audit writer writes it: one goroutine that takes every
+// admission and AppendEvents waiting, writes them on its own connection in
+// one transaction and commits once (group commit), with the durability
+// OpenOptions.AuditSync chose (see the package documentation). It returns
+// once that transaction has committed. If ctx ends before the writer takes
+// the admission, nothing is written and the error wraps ctx's; if it ends
+// after, the admission is still written (with the others of its
+// transaction) and RecordAdmission returns ctx's error at once, unless the
+// commit came first. An admission that fails to be written fails alone: the
+// others of its transaction are written again, each in its own. The caller
+// must not change a until RecordAdmission returns.
 func (s *Store) RecordAdmission(ctx context.Context, a *audit.Admission) (int64, error) {
 	if err := a.Check(); err != nil {
 		return 0, err
 	}
+	events := make([]audit.Event, 0, 1+len(a.Decisions))
+	events = append(append(events, a.Search), a.Decisions...)
+	for i := 1; i < len(events); i++ {
+		events[i].SearchID = 0 // linked to this admission's search, whatever the caller said
+	}
+	if w := s.auditWriter(); w != nil {
+		return w.do(ctx, &auditReq{what: "record admission", events: events, quarantine: a.Quarantine, admission: true})
+	}
 	var searchID int64
 	err := s.write(ctx, "record admission", func(tx *sql.Tx) (err error) {
-		events := make([]audit.Event, 0, 1+len(a.Decisions))
-		events = append(append(events, a.Search), a.Decisions...)
-		for i := 1; i < len(events); i++ {
-			events[i].SearchID = 0 // linked to this admission's search, whatever the caller said
-		}
 		if searchID, err = appendEvents(ctx, tx, events); err != nil {
 			return err
 		}
-		for _, q := range a.Quarantine {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO quarantine(memory_id, user_id, task_id, search_id, at, query, context, reasons)
-				VALUES (?,?,?,?,?,?,?,?)`, q.MemoryID, q.UserID, nullStr(q.TaskID), searchID, q.At.UnixNano(),
-				nullStr(q.Query), string(q.Context), string(q.Reasons)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return insertQuarantine(ctx, tx, searchID, a.Quarantine)
 	})
 	return searchID, err
+}
+
+// insertQuarantine enqueues an admission's quarantined memories for review,
+// linked to its search event searchID.
+func insertQuarantine(ctx context.Context, tx execer, searchID int64, items []audit.QuarantineItem) error {
+	for _, q := range items {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO quarantine(memory_id, user_id, task_id, search_id, at, query, context, reasons)
+			VALUES (?,?,?,?,?,?,?,?)`, q.MemoryID, q.UserID, nullStr(q.TaskID), searchID, q.At.UnixNano(),
+			nullStr(q.Query), string(q.Context), string(q.Reasons)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func nullInt(n int64) any {

@@ -60,6 +60,11 @@ type OpenOptions struct {
 	// upgraded in place, as Open does, if the file is writable (if it is
 	// not, OpenWith fails with ErrReadOnly and says so).
 	ReadOnly bool
+	// AuditSync is how durable an admission record (RecordAdmission) and
+	// AppendEvents are when they return: AuditSyncNormal, the zero value
+	// and default, survives a crash of the process; AuditSyncFull also a
+	// power loss. See AuditSync and the package documentation.
+	AuditSync AuditSync
 }
 
 // Open opens the store at path, creating it if it does not exist and
@@ -97,13 +102,20 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*Store, error) {
 	if o.ReadOnly {
 		return openReadOnly(ctx, path)
 	}
-	s, err := openDB(path, modeReadWrite)
+	if _, err := o.AuditSync.pragma(); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	s, c, err := openPool(path, modeReadWrite)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.migrate(ctx, o.MustExist); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, describe(err))
+	}
+	if err := startAuditWriter(s, c, o.AuditSync); err != nil {
+		s.db.Close()
+		return nil, err
 	}
 	return s, nil
 }
@@ -167,24 +179,39 @@ const (
 // openDB opens the connection pool; SQLite opens files lazily, so errors
 // about the file show up on first use.
 func openDB(path string, mode openMode) (*Store, error) {
+	s, _, err := openPool(path, mode)
+	return s, err
+}
+
+// openPool is openDB, also returning the pool's connector, whose Close the
+// pool's Close calls.
+func openPool(path string, mode openMode) (*Store, *closer, error) {
+	conn, err := sqlite.NewConnector(dsn(path, mode, "&_pragma=synchronous(FULL)"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	c := &closer{Connector: conn}
+	db := sql.OpenDB(c)
+	db.SetMaxOpenConns(8)
+	return &Store{db: db, path: path, readOnly: mode != modeReadWrite}, c, nil
+}
+
+// dsn is the driver's name for the store at path, opened as mode says;
+// pragmas (the synchronous setting, at least) are added to those of a
+// writable connection.
+func dsn(path string, mode openMode, pragmas string) string {
 	// The path goes into a file: URI, where SQLite decodes %XX and the
 	// driver splits at '?'.
 	uri := "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.Clean(path))
 	busy := fmt.Sprintf("&_pragma=busy_timeout(%d)", BusyTimeout.Milliseconds())
-	dsn := uri + "?_txlock=immediate" + busy +
-		"&_pragma=foreign_keys(1)&_pragma=synchronous(FULL)&_pragma=secure_delete(1)"
 	switch mode {
 	case modeReadOnly:
-		dsn = uri + "?mode=ro" + busy + "&_query_only=1"
+		return uri + "?mode=ro" + busy + "&_query_only=1"
 	case modeImmutable:
-		dsn = uri + "?mode=ro&immutable=1" + busy + "&_query_only=1"
+		return uri + "?mode=ro&immutable=1" + busy + "&_query_only=1"
 	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(8)
-	return &Store{db: db, path: path, readOnly: mode != modeReadWrite}, nil
+	return uri + "?_txlock=immediate" + busy +
+		"&_pragma=foreign_keys(1)&_pragma=secure_delete(1)" + pragmas
 }
 
 // isCode reports whether err is a SQLite error with one of the given
