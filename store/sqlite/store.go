@@ -1,8 +1,20 @@
 // Package sqlite is memgate's embedded system of record: one SQLite file, in
 // WAL mode, written through a pure-Go driver (no cgo). Every write is one
-// transaction with synchronous=FULL, so an acknowledged write survives a
-// process crash or power loss and a crash mid-write leaves the file as it was
-// before that write. Forgotten text is overwritten on disk (secure_delete).
+// transaction, and a crash mid-write leaves the file as it was before that
+// write. Forgotten text is overwritten on disk (secure_delete).
+//
+// Memories, revocations, forgettings and reviews are committed with
+// synchronous=FULL: acknowledged, they survive a crash of the process or a
+// power loss. The audit trail of admissions (RecordAdmission, AppendEvents)
+// is written by the store's audit writer: one goroutine with a connection of
+// its own that takes every request waiting, writes them in one transaction,
+// commits once (group commit) and answers each caller only after that
+// commit. How durable that commit is, is OpenOptions.AuditSync: by default
+// (AuditSyncNormal) an acknowledged admission survives a crash of the
+// process, kill -9 included, but a power loss or an operating-system crash
+// may lose roughly the last second of admissions, only ever the last ones
+// and never part of one. AuditSyncFull flushes before answering, as every
+// other write does.
 //
 // Lineage and supersession are stored as relations, not JSON arrays, so that
 // descendants and successors of a memory can be found with one query.
