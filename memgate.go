@@ -77,6 +77,13 @@ type Options struct {
 	// empty one), and creates nothing. Use it wherever a mistyped path
 	// should be an error rather than a new, empty store.
 	MustExist bool
+	// DurableAudit (Open only) makes the SQLite store flush every
+	// admission record to the disk before Admit returns, so that it also
+	// survives a power loss (sqlite.AuditSyncFull). By default a record is
+	// committed before Admit returns and survives a crash of the process,
+	// but a power loss may lose about the last second of records; see
+	// docs/design.md.
+	DurableAudit bool
 	// ReadOnly (Open only) opens an existing store for reading only (it implies
 	// MustExist), also when its file is write-protected: Get, List,
 	// Search, Export, Stats, Audit and the review queue work, and every

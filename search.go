@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/internal/vecmath"
@@ -93,15 +94,28 @@ func (e *Engine) search(ctx context.Context, q Query, withVectors bool) (searche
 	e.mu.RLock()
 	idx := e.index
 	e.mu.RUnlock()
+	// Load the user first (once, and failing once), then run the two
+	// retrievers side by side: they are independent.
+	if e.lazy != nil {
+		if err := e.lazy.ensure(ctx, q.Scope.UserID); err != nil {
+			return searched{}, errorf("search", err)
+		}
+	}
+	var (
+		lhits []retrieve.Hit
+		lerr  error
+		wg    sync.WaitGroup
+	)
+	if q.Text != "" {
+		wg.Go(func() { lhits, lerr = idx.Lexical(ctx, q.Scope, q.Text, q.Depth) })
+	}
 	vhits, err := idx.Search(ctx, q.Scope, qvec, q.Depth)
+	wg.Wait()
 	if err != nil {
 		return searched{}, errorf("search: vector index", err)
 	}
-	var lhits []retrieve.Hit
-	if q.Text != "" {
-		if lhits, err = idx.Lexical(ctx, q.Scope, q.Text, q.Depth); err != nil {
-			return searched{}, errorf("search: lexical index", err)
-		}
+	if lerr != nil {
+		return searched{}, errorf("search: lexical index", lerr)
 	}
 	fused := retrieve.Fuse(vhits, lhits, q.K)
 	ids := make([]string, len(fused))

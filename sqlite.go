@@ -30,7 +30,11 @@ func Open(ctx context.Context, path string, opts *Options) (*Engine, error) {
 	if err := checkEmbedder(&o); err != nil {
 		return nil, err
 	}
-	st, err := sqlite.OpenWith(ctx, path, sqlite.OpenOptions{MustExist: o.MustExist, ReadOnly: o.ReadOnly})
+	so := sqlite.OpenOptions{MustExist: o.MustExist, ReadOnly: o.ReadOnly}
+	if o.DurableAudit {
+		so.AuditSync = sqlite.AuditSyncFull
+	}
+	st, err := sqlite.OpenWith(ctx, path, so)
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,9 @@ type Config struct {
 	Gate string
 	// Access says whether the store must exist and may be written.
 	Access Access
+	// DurableAudit flushes every admission record to the disk before it
+	// is acknowledged (see memgate.Options.DurableAudit).
+	DurableAudit bool
 	// Now is the engine's clock; nil for time.Now.
 	Now func() time.Time
 }
@@ -199,7 +202,7 @@ func (c Config) Open(ctx context.Context) (*memgate.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &memgate.Options{Embedder: emb, NewIndex: newIndex, Now: c.Now,
+	opts := &memgate.Options{Embedder: emb, NewIndex: newIndex, Now: c.Now, DurableAudit: c.DurableAudit,
 		MustExist: c.Access != Create, ReadOnly: c.Access == Read}
 	if c.Policy != "" {
 		if opts.Policy, err = policy.LoadFile(c.Policy); err != nil {
