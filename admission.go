@@ -446,13 +446,20 @@ func (e *Engine) Audit(ctx context.Context, f audit.Filter) ([]audit.Event, erro
 // ReviewQueue lists quarantined memories with the given status (pending,
 // approved, rejected; "" for all).
 func (e *Engine) ReviewQueue(ctx context.Context, status string) ([]audit.QuarantineItem, error) {
-	switch status {
-	case "", audit.Pending, audit.Approved, audit.Rejected:
-	default:
-		return nil, fmt.Errorf("review queue: %w", &memory.FieldError{Field: "status",
-			Problem: fmt.Sprintf("unknown value %q (allowed: pending, approved, rejected)", status)})
+	if err := checkStatus(status); err != nil {
+		return nil, err
 	}
 	return e.store.Queue(ctx, audit.QueueFilter{Status: status})
+}
+
+// checkStatus checks a review status filter.
+func checkStatus(status string) error {
+	switch status {
+	case "", audit.Pending, audit.Approved, audit.Rejected:
+		return nil
+	}
+	return fmt.Errorf("review queue: %w", &memory.FieldError{Field: "status",
+		Problem: fmt.Sprintf("unknown value %q (allowed: pending, approved, rejected)", status)})
 }
 
 // Review records a reviewer's verdict on a quarantined memory; the verdict

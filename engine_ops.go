@@ -212,10 +212,15 @@ func (e *Engine) List(ctx context.Context, o ListOptions) (store.Page, error) {
 // revocation and its audit event are one write. It returns the revoked
 // memory.
 func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, error) {
+	return e.revoke(ctx, id, reason, "")
+}
+
+// revoke is Revoke, naming the principal in the audit event.
+func (e *Engine) revoke(ctx context.Context, id, reason, principal string) (memory.Memory, error) {
 	id = memory.NormalizeID(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	m, err := e.store.Revoke(ctx, id, store.Change{Reason: reason, At: e.now().UTC()})
+	m, err := e.store.Revoke(ctx, id, store.Change{Reason: reason, At: e.now().UTC(), PrincipalID: principal})
 	if err != nil {
 		return memory.Memory{}, err
 	}
@@ -225,10 +230,15 @@ func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, 
 // Forget deletes a memory's text and vector for good and leaves a tombstone;
 // the deletion and its audit event are one write.
 func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombstone, error) {
+	return e.forget(ctx, id, reason, "")
+}
+
+// forget is Forget, naming the principal in the audit event.
+func (e *Engine) forget(ctx context.Context, id, reason, principal string) (memory.Tombstone, error) {
 	id = memory.NormalizeID(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	t, err := e.store.Forget(ctx, id, store.Change{Reason: reason, At: e.now().UTC()})
+	t, err := e.store.Forget(ctx, id, store.Change{Reason: reason, At: e.now().UTC(), PrincipalID: principal})
 	if err != nil {
 		return t, err
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/store"
 )
@@ -15,13 +17,22 @@ import (
 // with the same message. It is the view a service should give each request
 // for the user its key acts for (the CLI operates the whole store).
 type UserScope struct {
-	e    *Engine
-	user string
+	e         *Engine
+	user      string
+	principal string // named in the audit events of its writes
 }
 
 // ForUser returns the engine limited to userID's memories.
 func (e *Engine) ForUser(userID string) *UserScope {
 	return &UserScope{e: e, user: memory.NormalizeID(userID)}
+}
+
+// As returns the scope acting as principalID: revocations, forgettings and
+// reviews made through it name that principal in the audit trail.
+func (u *UserScope) As(principalID string) *UserScope {
+	c := *u
+	c.principal = memory.NormalizeID(principalID)
+	return &c
 }
 
 // UserID is the user the scope is limited to.
@@ -66,7 +77,7 @@ func (u *UserScope) Revoke(ctx context.Context, id, reason string) (memory.Memor
 	if err := u.own(ctx, id); err != nil {
 		return memory.Memory{}, errorf("revoke", err)
 	}
-	return u.e.Revoke(ctx, id, reason)
+	return u.e.revoke(ctx, id, reason, u.principal)
 }
 
 // Forget deletes one of the user's memories for good; see Engine.Forget.
@@ -75,7 +86,7 @@ func (u *UserScope) Forget(ctx context.Context, id, reason string) (memory.Tombs
 	if err := u.own(ctx, id); err != nil {
 		return memory.Tombstone{}, errorf("forget", err)
 	}
-	return u.e.Forget(ctx, id, reason)
+	return u.e.forget(ctx, id, reason, u.principal)
 }
 
 // Supersede records that newID replaces oldIDs, all memories of the user;
@@ -95,4 +106,39 @@ func (u *UserScope) Supersede(ctx context.Context, newID string, oldIDs ...strin
 		return errorf("supersede", &NotFoundError{What: "ids", IDs: missing})
 	}
 	return u.e.Supersede(ctx, newID, oldIDs...)
+}
+
+// List returns the user's memories; o.Scope.UserID is set to the user.
+func (u *UserScope) List(ctx context.Context, o ListOptions) (store.Page, error) {
+	o.Scope.UserID = u.user
+	return u.e.List(ctx, o)
+}
+
+// Audit lists the user's audit events; f.UserID is set to the user.
+func (u *UserScope) Audit(ctx context.Context, f audit.Filter) ([]audit.Event, error) {
+	f.UserID = u.user
+	return u.e.Audit(ctx, f)
+}
+
+// ReviewQueue lists the user's quarantined memories with the given status
+// ("" for all).
+func (u *UserScope) ReviewQueue(ctx context.Context, status string) ([]audit.QuarantineItem, error) {
+	if err := checkStatus(status); err != nil {
+		return nil, err
+	}
+	return u.e.store.Queue(ctx, audit.QueueFilter{Status: status, UserID: u.user})
+}
+
+// Review records a verdict on one of the user's review items; another
+// user's item reads like a missing one. The reviewer is the scope's
+// principal.
+func (u *UserScope) Review(ctx context.Context, item int64, approve bool, note string) (audit.QuarantineItem, error) {
+	items, err := u.e.store.Queue(ctx, audit.QueueFilter{UserID: u.user})
+	if err != nil {
+		return audit.QuarantineItem{}, errorf("review", err)
+	}
+	if !slices.ContainsFunc(items, func(it audit.QuarantineItem) bool { return it.Seq == item }) {
+		return audit.QuarantineItem{}, fmt.Errorf("review item %d: %w", item, ErrNotFound)
+	}
+	return u.e.Review(ctx, item, approve, u.principal, note)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/memgate/memgate/audit"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/lineage"
+	"github.com/memgate/memgate/auth"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
 	"github.com/memgate/memgate/store"
@@ -79,6 +80,8 @@ type data struct {
 	events   []event // events[i] has Seq i+1
 	queue    []item  // queue[i] has Seq i+1
 	examples []example
+
+	keys []auth.Key // API keys, oldest first
 }
 
 // record is one stored memory. Records are never changed once stored (a

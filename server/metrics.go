@@ -1,0 +1,71 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/gate"
+)
+
+// metrics are the server's Prometheus metrics, in a registry of its own so
+// that two servers in one process do not collide.
+type metrics struct {
+	reg       *prometheus.Registry
+	requests  *prometheus.CounterVec
+	latency   *prometheus.HistogramVec
+	decided   *prometheus.CounterVec
+	gateScore *prometheus.HistogramVec
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "memgate_http_requests_total", Help: "HTTP requests by route and status.",
+		}, []string{"route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "memgate_http_request_duration_seconds", Help: "HTTP request latency by route.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"route"}),
+		decided: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "memgate_decisions_total", Help: "Admission decisions by decision, first reason and task bucket (intent×tool risk).",
+		}, []string{"decision", "reason", "bucket"}),
+		gateScore: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "memgate_gate_fit", Help: "The gate's fit score of the candidates it scored, by task bucket.",
+			Buckets: prometheus.LinearBuckets(0, 0.1, 11),
+		}, []string{"bucket"}),
+	}
+	m.reg.MustRegister(m.requests, m.latency, m.decided, m.gateScore,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+func (m *metrics) observe(route string, status int, d time.Duration) {
+	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(route).Observe(d.Seconds())
+}
+
+// decisions counts an admission's decisions.
+func (m *metrics) decisions(adm *memgate.Admission) {
+	bucket := gate.Bucket(&adm.Context)
+	for _, it := range adm.Items {
+		reason := "none"
+		if len(it.Reasons) > 0 {
+			reason = string(it.Reasons[0])
+		}
+		m.decided.WithLabelValues(string(it.Decision), reason, bucket).Inc()
+		if it.Scores.GateScored {
+			m.gateScore.WithLabelValues(bucket).Observe(it.Scores.GateFit)
+		}
+	}
+}

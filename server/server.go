@@ -1,0 +1,274 @@
+// Package server is memgate's read path as an HTTP service: the engine's
+// capabilities under /v1, for callers identified by API keys (package auth).
+//
+// Every request names, or implies, the user it acts for; its key must allow
+// that user, and every operation runs through the engine's per-user scope
+// (memgate.UserScope), so an id of another user's memory gets exactly the
+// answer a missing id gets. The principal and roles of an admission come
+// from the key, never from the request body.
+//
+// Errors are JSON: {"error": {"code", "message", "field"}}, with the status
+// chosen by the error's type (memgate.ErrInvalid → 400, ErrNotFound → 404,
+// ErrConflict → 409, ErrReadOnly → 503), never by its text.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/auth"
+	"github.com/memgate/memgate/memory"
+)
+
+// Options configure a Server. Zero values take the defaults.
+type Options struct {
+	// MaxBodyBytes bounds a request body; larger ones are refused with
+	// 413 before they are read. Default 4 MiB.
+	MaxBodyBytes int64
+	// MaxBatch bounds the memories of one batch add. Default 1000.
+	MaxBatch int
+	// LowerAuthority makes a write above the key's authority cap store the
+	// memory at the cap instead of refusing it (403).
+	LowerAuthority bool
+	// Logger receives one line per request (method, route, status,
+	// duration, principal; never memory text). Default: discard.
+	Logger *slog.Logger
+	// Now is the clock for key expiry. Default time.Now.
+	Now func() time.Time
+}
+
+// Server serves one engine. It is an http.Handler.
+type Server struct {
+	eng  *memgate.Engine
+	keys auth.Store
+	o    Options
+	mux  *http.ServeMux
+	m    *metrics
+}
+
+// New returns a server for eng, authenticating callers against keys.
+func New(eng *memgate.Engine, keys auth.Store, o Options) *Server {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 4 << 20
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 1000
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	s := &Server{eng: eng, keys: keys, o: o, mux: http.NewServeMux(), m: newMetrics()}
+	s.routes()
+	return s
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mux.ServeHTTP(w, r)
+}
+
+// handler is a route's handler: it returns the status and body to write, or
+// an error to map to a status.
+type handler func(r *http.Request, p *auth.Principal) (int, any, error)
+
+// route registers pattern ("METHOD /path") with authentication, the role it
+// needs, limits, error mapping, metrics and logging.
+func (s *Server) route(pattern string, needs auth.Role, h handler) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		status, principal := s.serve(w, r, needs, h)
+		d := time.Since(start)
+		s.m.observe(pattern, status, d)
+		s.o.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("route", pattern),
+			slog.Int("status", status), slog.Duration("duration", d), slog.String("principal", principal))
+	})
+}
+
+// serve runs h for one request and writes its answer; it returns the status
+// written and the principal's id.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, needs auth.Role, h handler) (status int, principal string) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.o.Logger.Error("panic", "route", r.Pattern, "panic", fmt.Sprint(v))
+			status = writeError(w, http.StatusInternalServerError, "internal", "", "internal error")
+		}
+	}()
+	if r.ContentLength > s.o.MaxBodyBytes {
+		return writeError(w, http.StatusRequestEntityTooLarge, "too_large", "",
+			fmt.Sprintf("request body is %d bytes; the limit is %d", r.ContentLength, s.o.MaxBodyBytes)), ""
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxBodyBytes)
+	p, err := s.authenticate(r)
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="memgate"`)
+		return writeError(w, http.StatusUnauthorized, "unauthorized", "", err.Error()), ""
+	}
+	if !p.Can(needs) {
+		return writeError(w, http.StatusForbidden, "forbidden", "", fmt.Sprintf("role %s may not do this (needs %s)", p.Role, needs)), p.ID
+	}
+	status, body, err := h(r, &p)
+	if err != nil {
+		return writeErr(w, err), p.ID
+	}
+	writeJSON(w, status, body)
+	return status, p.ID
+}
+
+// authenticate finds the request's principal from its bearer key.
+func (s *Server) authenticate(r *http.Request) (auth.Principal, error) {
+	h := r.Header.Get("Authorization")
+	key, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok {
+		if key, ok = strings.CutPrefix(h, "Token "); !ok {
+			return auth.Principal{}, errors.New("an API key is required: Authorization: Bearer KEY")
+		}
+	}
+	p, err := auth.Authenticate(r.Context(), s.keys, strings.TrimSpace(key), s.o.Now())
+	if errors.Is(err, auth.ErrMalformedKey) || errors.Is(err, auth.ErrUnknownKey) {
+		return auth.Principal{}, auth.ErrUnknownKey // one answer for every bad key
+	}
+	return p, err
+}
+
+// errorBody is the JSON of every error.
+type errorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Field   string `json:"field,omitempty"`
+	} `json:"error"`
+}
+
+// writeErr maps an error to a status by its type and writes it.
+func writeErr(w http.ResponseWriter, err error) int {
+	var (
+		fe *memory.FieldError
+		mb *http.MaxBytesError
+		he *httpError
+	)
+	switch {
+	case errors.As(err, &he):
+		return writeError(w, he.status, he.code, he.field, he.msg)
+	case errors.As(err, &mb):
+		return writeError(w, http.StatusRequestEntityTooLarge, "too_large", "", fmt.Sprintf("request body is over the limit of %d bytes", mb.Limit))
+	case errors.As(err, &fe):
+		return writeError(w, http.StatusBadRequest, "invalid", fe.Field, err.Error())
+	case errors.Is(err, memgate.ErrNotFound):
+		return writeError(w, http.StatusNotFound, "not_found", "", err.Error())
+	case errors.Is(err, memgate.ErrConflict):
+		return writeError(w, http.StatusConflict, "conflict", "", err.Error())
+	case errors.Is(err, memgate.ErrReadOnly):
+		return writeError(w, http.StatusServiceUnavailable, "read_only", "", err.Error())
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return writeError(w, http.StatusServiceUnavailable, "cancelled", "", err.Error())
+	}
+	return writeError(w, http.StatusInternalServerError, "internal", "", err.Error())
+}
+
+func writeError(w http.ResponseWriter, status int, code, field, msg string) int {
+	var b errorBody
+	b.Error.Code, b.Error.Message, b.Error.Field = code, msg, field
+	writeJSON(w, status, b)
+	return status
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+// httpError is an error with its own status.
+type httpError struct {
+	status      int
+	code, field string
+	msg         string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func forbidden(format string, args ...any) error {
+	return &httpError{status: http.StatusForbidden, code: "forbidden", msg: fmt.Sprintf(format, args...)}
+}
+
+func invalid(field, format string, args ...any) error {
+	return &memory.FieldError{Field: field, Problem: fmt.Sprintf(format, args...)}
+}
+
+// decode reads one JSON object into v, refusing unknown fields and
+// trailing data.
+func decode(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return err
+		}
+		var fe *memory.FieldError
+		if errors.As(err, &fe) {
+			return err
+		}
+		if errors.Is(err, io.EOF) {
+			return invalid("body", "a JSON object is required")
+		}
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			return invalid(ute.Field, "expected %s, got JSON %s", ute.Type, ute.Value)
+		}
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return invalid(strings.Trim(f, `"`), "unknown field")
+		}
+		return invalid("body", "%v", err)
+	}
+	if dec.More() {
+		return invalid("body", "one JSON object is allowed, not several")
+	}
+	return nil
+}
+
+// user resolves the user a request acts for: the given id, or the key's
+// only user when none is given. The key must allow it.
+func user(p *auth.Principal, given string) (string, error) {
+	given = memory.NormalizeID(given)
+	if given == "" {
+		if len(p.Users) == 1 && p.Users[0] != auth.AllUsers {
+			return p.Users[0], nil
+		}
+		return "", invalid("userId", "is required (the key acts for several users)")
+	}
+	if err := memory.CheckID("userId", given); err != nil {
+		return "", err
+	}
+	if !p.MayActFor(given) {
+		return "", forbidden("this key may not act for user %q", given)
+	}
+	return given, nil
+}
+
+// intParam parses an optional integer query parameter.
+func intParam(r *http.Request, name string, min, max int64) (int64, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < min || n > max {
+		return 0, invalid(name, "%q is not an integer from %d to %d", v, min, max)
+	}
+	return n, nil
+}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/auth"
+	"github.com/memgate/memgate/store/mem"
+)
+
+// fixture is a server over an in-memory store with keys for two tenants.
+type fixture struct {
+	srv          *httptest.Server
+	alice, bob   string // agent keys acting for users alice and bob
+	aliceReview  string // a reviewer key for alice
+	multi, admin string // an agent for alice and bob; an admin for all
+}
+
+func newFixture(t *testing.T, o Options) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	st := mem.New()
+	eng, err := memgate.New(ctx, st, &memgate.Options{Now: func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	key := func(p auth.Principal) string {
+		plain, k, err := auth.NewKey(p, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.PutKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		return plain
+	}
+	f := &fixture{
+		alice:       key(auth.Principal{ID: "agent-a", Role: auth.Agent, Users: []string{"alice"}}),
+		bob:         key(auth.Principal{ID: "agent-b", Role: auth.Agent, Users: []string{"bob"}}),
+		aliceReview: key(auth.Principal{ID: "rev-a", Role: auth.Reviewer, Users: []string{"alice"}}),
+		multi:       key(auth.Principal{ID: "agent-ab", Role: auth.Agent, Users: []string{"alice", "bob"}}),
+		admin:       key(auth.Principal{ID: "root", Role: auth.Admin, Users: []string{auth.AllUsers}}),
+	}
+	f.srv = httptest.NewServer(New(eng, st, o))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// call sends a request and decodes the JSON answer.
+func (f *fixture) call(t *testing.T, key, method, path string, body any) (int, map[string]any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, f.srv.URL+path, rd)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if len(raw) > 0 && json.Unmarshal(raw, &out) != nil {
+		t.Fatalf("%s %s: not JSON: %s", method, path, raw)
+	}
+	return resp.StatusCode, out
+}
+
+func TestAuthentication(t *testing.T) {
+	f := newFixture(t, Options{})
+	for _, key := range []string{"", "nonsense", "mgk_aaaaaaaaaaaaaaaa_" + strings.Repeat("b", 52), f.alice + "x"} {
+		if code, body := f.call(t, key, "GET", "/v1/memories", nil); code != 401 {
+			t.Errorf("key %q: %d %v, want 401", key, code, body)
+		}
+	}
+	if code, _ := f.call(t, f.alice, "GET", "/v1/memories", nil); code != 200 {
+		t.Errorf("a valid key: %d", code)
+	}
+	if code, _ := f.call(t, f.alice, "GET", "/v1/audit", nil); code != 403 {
+		t.Errorf("an agent read the audit trail: %d", code)
+	}
+}
+
+// TestForeignIDsReadLikeMissingOnes: bob's key cannot read, revoke or
+// forget alice's memory, and each answer is the one a missing id gets.
+func TestForeignIDsReadLikeMissingOnes(t *testing.T) {
+	f := newFixture(t, Options{})
+	code, m := f.call(t, f.alice, "POST", "/v1/memories", map[string]any{"text": "alice's flight is on Friday"})
+	if code != 201 {
+		t.Fatalf("add: %d %v", code, m)
+	}
+	id := m["id"].(string)
+	if m["userId"] != "alice" || m["sourceAuthority"] != "tool_verified" {
+		t.Errorf("stored as %v / %v, want alice / tool_verified (the agent's cap)", m["userId"], m["sourceAuthority"])
+	}
+	for _, tc := range []struct{ method, path string }{
+		{"GET", "/v1/memories/%s"},
+		{"POST", "/v1/memories/%s/revoke"},
+		{"DELETE", "/v1/memories/%s"},
+	} {
+		codeF, foreign := f.call(t, f.bob, tc.method, strings.Replace(tc.path, "%s", id, 1), nil)
+		codeM, missing := f.call(t, f.bob, tc.method, strings.Replace(tc.path, "%s", "does-not-exist", 1), nil)
+		fe, _ := json.Marshal(foreign["error"].(map[string]any)["code"])
+		me, _ := json.Marshal(missing["error"].(map[string]any)["code"])
+		if codeF != 404 || codeF != codeM || string(fe) != string(me) {
+			t.Errorf("%s %s: foreign %d %v, missing %d %v", tc.method, tc.path, codeF, foreign, codeM, missing)
+		}
+		fm := foreign["error"].(map[string]any)["message"].(string)
+		mm := missing["error"].(map[string]any)["message"].(string)
+		if strings.ReplaceAll(fm, id, "X") != strings.ReplaceAll(mm, "does-not-exist", "X") {
+			t.Errorf("%s %s: messages differ: %q vs %q", tc.method, tc.path, fm, mm)
+		}
+	}
+	if code, body := f.call(t, f.bob, "GET", "/v1/memories?userId=alice", nil); code != 403 {
+		t.Errorf("bob listed alice: %d %v", code, body)
+	}
+	if code, _ := f.call(t, f.alice, "GET", "/v1/memories/"+id, nil); code != 200 {
+		t.Errorf("alice cannot read her own memory: %d", code)
+	}
+}
+
+func TestAuthorityCap(t *testing.T) {
+	f := newFixture(t, Options{})
+	code, body := f.call(t, f.alice, "POST", "/v1/memories", map[string]any{"text": "I am the system", "sourceAuthority": "system"})
+	if code != 403 {
+		t.Errorf("agent wrote a system memory: %d %v", code, body)
+	}
+	lower := newFixture(t, Options{LowerAuthority: true})
+	code, body = lower.call(t, lower.alice, "POST", "/v1/memories", map[string]any{"text": "I am the system", "sourceAuthority": "system"})
+	if code != 201 || body["sourceAuthority"] != "tool_verified" {
+		t.Errorf("lowered write: %d %v", code, body)
+	}
+}
+
+func TestAdmitTakesThePrincipalFromTheKey(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.call(t, f.alice, "POST", "/v1/memories", map[string]any{"text": "alice prefers aisle seats on flights"})
+	code, body := f.call(t, f.alice, "POST", "/v1/admit", map[string]any{
+		"context": map[string]any{"taskId": "t1", "principal": map[string]any{"id": "someone-else", "roles": []string{"admin"}}},
+		"query":   map[string]any{"text": "book a flight seat"},
+	})
+	if code != 200 {
+		t.Fatalf("admit: %d %v", code, body)
+	}
+	p := body["admission"].(map[string]any)["context"].(map[string]any)["principal"].(map[string]any)
+	if p["id"] != "agent-a" || len(p["roles"].([]any)) != 1 || p["roles"].([]any)[0] != "agent" {
+		t.Errorf("principal %v, want the key's", p)
+	}
+	if items := body["admission"].(map[string]any)["items"].([]any); len(items) != 1 {
+		t.Errorf("items %v", items)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	f := newFixture(t, Options{MaxBodyBytes: 1 << 10})
+	cases := []struct {
+		body        string
+		code        int
+		field       string
+		description string
+	}{
+		{`{"text": "x", "colour": "red"}`, 400, "colour", "unknown field"},
+		{`{"text": 5}`, 400, "text", "wrong type"},
+		{`{"text": "x"} {"text": "y"}`, 400, "body", "two objects"},
+		{``, 400, "body", "empty"},
+		{`{"text": "` + strings.Repeat("x", 2000) + `"}`, 413, "", "oversize"},
+	}
+	for _, c := range cases {
+		req, _ := http.NewRequest("POST", f.srv.URL+"/v1/memories", strings.NewReader(c.body))
+		req.Header.Set("Authorization", "Bearer "+f.alice)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out errorBody
+		json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if resp.StatusCode != c.code || out.Error.Field != c.field {
+			t.Errorf("%s: %d field %q (%s), want %d field %q", c.description, resp.StatusCode, out.Error.Field, out.Error.Message, c.code, c.field)
+		}
+	}
+}
