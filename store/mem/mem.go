@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/memgate/memgate/audit"
+	"github.com/memgate/memgate/auth"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/lineage"
-	"github.com/memgate/memgate/auth"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/retrieve"
 	"github.com/memgate/memgate/store"
