@@ -38,7 +38,7 @@ func newMetrics() *metrics {
 		}, []string{"decision", "reason", "bucket"}),
 		gateScore: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "memgate_gate_fit", Help: "The gate's fit score of the candidates it scored, by task bucket.",
-			Buckets: prometheus.LinearBuckets(0, 0.1, 11),
+			Buckets: []float64{0, .1, .2, .3, .4, .5, .6, .7, .8, .9, 1},
 		}, []string{"bucket"}),
 	}
 	m.reg.MustRegister(m.requests, m.latency, m.decided, m.gateScore,

@@ -104,7 +104,8 @@ admission decides what may enter a model's context.`,
 	})
 	root.AddCommand(e.addCmd(), e.importCmd(), e.exportCmd(), e.getCmd(), e.listCmd(), e.admitSearchCmd(),
 		e.bindCmd(), e.auditCmd(), e.quarantineCmd(), e.policyCmd(), e.evalCmd(), e.suiteCmd(), e.trainCmd(),
-		e.revokeCmd(), e.forgetCmd(), e.supersedeCmd(), e.reembedCmd(), e.statsCmd(), e.demoCmd())
+		e.revokeCmd(), e.forgetCmd(), e.supersedeCmd(), e.reembedCmd(), e.statsCmd(), e.demoCmd(),
+		e.serveCmd(), e.keysCmd())
 	conventions(root)
 	return root
 }
@@ -133,13 +134,13 @@ const (
 )
 
 // storeAccesses says how each command (its path below memgate, e.g.
-// "quarantine list") opens the store. Only add and import create a store, so a
-// mistyped --db is an error everywhere else. Commands that only read open it
+// "quarantine list") opens the store. Only add, import, serve and keys create
+// create a store, so a mistyped --db is an error everywhere else. Commands that only read open it
 // read-only. search and bind need a writable store: they record their
 // decisions in the audit trail.
 var storeAccesses = map[string]storeAccess{
-	"add": createStore, "import": createStore,
-	"get": readStore, "list": readStore, "stats": readStore, "export": readStore,
+	"add": createStore, "import": createStore, "serve": createStore, "keys create": createStore,
+	"keys list": readStore, "get": readStore, "list": readStore, "stats": readStore, "export": readStore,
 	"audit": readStore, "quarantine list": readStore, "train": readStore,
 }
 

@@ -123,4 +123,15 @@ CREATE TABLE examples (
 CREATE INDEX memories_by_authority ON memories(source_authority);
 CREATE INDEX memories_expiring ON memories(expires_at) WHERE expires_at IS NOT NULL;
 `,
+	// v5: the API keys of memgate serve, stored as hashes of their secrets.
+	`
+CREATE TABLE api_keys (
+	seq        INTEGER PRIMARY KEY,
+	id         TEXT NOT NULL UNIQUE,
+	hash       BLOB NOT NULL,
+	principal  TEXT NOT NULL,
+	created_at INTEGER NOT NULL,
+	revoked_at INTEGER
+) STRICT;
+`,
 }
