@@ -93,7 +93,9 @@ func (e *env) keysCmd() *cobra.Command {
 		Use:   "keys",
 		Short: "Create, list and revoke the API keys of memgate serve",
 		Args:  groupRun,
-		RunE:  func(cmd *cobra.Command, args []string) error { return usageError{errors.New("want create, list or revoke")} },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usageError{errors.New("want create, list or revoke")}
+		},
 	}
 	var (
 		p      auth.Principal
