@@ -27,6 +27,8 @@ func (s *Server) routes() {
 	s.route("GET /v1/audit", auth.Reviewer, s.audit)
 	s.route("GET /v1/quarantine", auth.Reviewer, s.quarantine)
 	s.route("POST /v1/quarantine/{item}/{verdict}", auth.Reviewer, s.review)
+	s.mem0Routes()
+	s.extraRoutes()
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
