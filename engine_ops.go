@@ -76,8 +76,8 @@ func (e *Engine) prepare(ctx context.Context, ms []memory.Memory, onConflict sto
 			need = append(need, i)
 		} else {
 			if len(m.Embedding) != dim {
-				errs = append(errs, &store.ItemError{Index: i, ID: m.ID, Err: fmt.Errorf(
-					"embedding: has dimension %d; the store's embedder %s needs %d", len(m.Embedding), e.emb.Identity(), dim)})
+				errs = append(errs, &store.ItemError{Index: i, ID: m.ID, Err: &memory.FieldError{Field: "embedding",
+					Problem: fmt.Sprintf("has dimension %d; the store's embedder %s needs %d", len(m.Embedding), e.emb.Identity(), dim)}})
 			}
 			m.Embedding = slices.Clone(m.Embedding)
 			embed.Normalize(m.Embedding)

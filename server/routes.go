@@ -50,13 +50,20 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 
 // checkWrite applies the key's scope and authority cap to a memory it
 // writes: its user must be one the key acts for (the key's only user when
-// none is given), and a source authority above the cap is refused, or
+// none is given), its id is memgate's to choose unless the key is an
+// admin's, and a source authority above the cap is refused, or
 // lowered to it with Options.LowerAuthority. A memory without an authority
 // gets the cap.
 func (s *Server) checkWrite(p *auth.Principal, m *memory.Memory) error {
 	u, err := user(p, m.UserID)
 	if err != nil {
 		return err
+	}
+	// Ids are unique across the store: a caller who may choose one could
+	// learn from a conflict that another tenant uses it. Only admin keys
+	// may; the others get ids from memgate.
+	if m.ID != "" && p.Role != auth.Admin {
+		return invalid("id", "is assigned by memgate for %s keys (only admin keys may choose ids)", p.Role)
 	}
 	m.UserID = u
 	limit := p.AuthorityCap()

@@ -27,6 +27,7 @@ import (
 	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/auth"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/store"
 )
 
 // Options configure a Server. Zero values take the defaults.
@@ -157,6 +158,7 @@ func writeErr(w http.ResponseWriter, err error) int {
 		fe *memory.FieldError
 		mb *http.MaxBytesError
 		he *httpError
+		re *store.RepeatError
 	)
 	switch {
 	case errors.As(err, &he):
@@ -165,9 +167,11 @@ func writeErr(w http.ResponseWriter, err error) int {
 		return writeError(w, http.StatusRequestEntityTooLarge, "too_large", "", fmt.Sprintf("request body is over the limit of %d bytes", mb.Limit))
 	case errors.As(err, &fe):
 		return writeError(w, http.StatusBadRequest, "invalid", fe.Field, err.Error())
+	case errors.As(err, &re):
+		return writeError(w, http.StatusBadRequest, "invalid", "id", err.Error())
 	case errors.Is(err, memgate.ErrNotFound):
 		return writeError(w, http.StatusNotFound, "not_found", "", err.Error())
-	case errors.Is(err, memgate.ErrConflict):
+	case errors.Is(err, memgate.ErrConflict), errors.Is(err, store.ErrAlreadyReviewed):
 		return writeError(w, http.StatusConflict, "conflict", "", err.Error())
 	case errors.Is(err, memgate.ErrReadOnly):
 		return writeError(w, http.StatusServiceUnavailable, "read_only", "", err.Error())
@@ -228,10 +232,16 @@ func decode(r *http.Request, v any) error {
 		}
 		var ute *json.UnmarshalTypeError
 		if errors.As(err, &ute) {
+			if ute.Field == "" {
+				return invalid("body", "a JSON object is required, not JSON %s", ute.Value)
+			}
 			return invalid(ute.Field, "expected %s, got JSON %s", ute.Type, ute.Value)
 		}
 		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return invalid(strings.Trim(f, `"`), "unknown field")
+			if f = strings.Trim(f, `"`); f != "" {
+				return invalid(f, "unknown field")
+			}
+			return invalid("body", `unknown field ""`)
 		}
 		return invalid("body", "%v", err)
 	}

@@ -105,7 +105,7 @@ admission decides what may enter a model's context.`,
 	root.AddCommand(e.addCmd(), e.importCmd(), e.exportCmd(), e.getCmd(), e.listCmd(), e.admitSearchCmd(),
 		e.bindCmd(), e.auditCmd(), e.quarantineCmd(), e.policyCmd(), e.evalCmd(), e.suiteCmd(), e.trainCmd(),
 		e.revokeCmd(), e.forgetCmd(), e.supersedeCmd(), e.reembedCmd(), e.statsCmd(), e.demoCmd(),
-		e.serveCmd(), e.keysCmd())
+		e.serveCmd(), e.keysCmd(), e.mcpCmd())
 	conventions(root)
 	return root
 }
@@ -139,7 +139,7 @@ const (
 // read-only. search and bind need a writable store: they record their
 // decisions in the audit trail.
 var storeAccesses = map[string]storeAccess{
-	"add": createStore, "import": createStore, "serve": createStore, "keys create": createStore,
+	"add": createStore, "import": createStore, "serve": createStore, "keys create": createStore, "mcp": writeStore,
 	"keys list": readStore, "get": readStore, "list": readStore, "stats": readStore, "export": readStore,
 	"audit": readStore, "quarantine list": readStore, "train": readStore,
 }

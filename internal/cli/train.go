@@ -38,13 +38,16 @@ func reviewerCases(ctx context.Context, eng *memgate.Engine) ([]eval.Case, error
 	}
 	var out []eval.Case
 	for i, ex := range exs {
-		m, err := eng.Get(ctx, ex.MemoryID)
-		if err != nil {
-			continue // forgotten since the verdict: nothing left to learn from
-		}
 		var actx admit.Context
 		if err := json.Unmarshal(ex.Context, &actx); err != nil {
 			return nil, fmt.Errorf("verdict %d: context: %w", i, err)
+		}
+		// Only a memory of the task's own user: a gate-only candidate may
+		// carry any id, another user's included, and must not make a
+		// reviewer's label stick to that user's memory.
+		m, err := eng.ForUser(actx.UserID).Get(ctx, ex.MemoryID)
+		if err != nil {
+			continue // forgotten since the verdict, or not this user's: nothing to learn from
 		}
 		label := eval.ExpectExclude
 		if ex.Label == "admit" {

@@ -232,7 +232,8 @@ func (d *data) checkBatch(ms []memory.Memory, onConflict store.OnConflict) ([]bo
 				} else if user, _, found := d.owner(ref); found && user == m.UserID {
 					continue
 				}
-				return fmt.Errorf("%s[%d]: unknown memory id %q (it must name a memory of user %q)", field, j, ref, m.UserID)
+				return &memory.FieldError{Field: fmt.Sprintf("%s[%d]", field, j),
+					Problem: fmt.Sprintf("unknown memory id %q (it must name a memory of user %q)", ref, m.UserID)}
 			}
 			return nil
 		}
