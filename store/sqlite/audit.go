@@ -16,6 +16,31 @@ import (
 	"github.com/memgate/memgate/store"
 )
 
+// ancestorsSQL reads the lineage of the memories whose ids are in a JSON
+// array, transitively, over the roots and everything they lead to: a row
+// (ancestorMemory, id, user, authority, revoked, "") for each stored
+// memory, (ancestorTombstone, id, user, "", 0, "") for each tombstone and
+// (ancestorLink, id, "", "", 0, source) for each link, where "" is the
+// empty string. The rows come in no particular order: lineage.Ancestors
+// sorts what it returns.
+//
+// Each join is a CROSS JOIN, which SQLite does in the order written: every
+// id reached is looked up in the tables' indexes, and no table is scanned,
+// whatever the planner would guess of their sizes.
+const ancestorsSQL = `WITH RECURSIVE
+			reach(id) AS (SELECT value FROM json_each(?)
+				UNION SELECT l.source_id FROM reach CROSS JOIN lineage l ON l.memory_id = reach.id)
+		SELECT 0, m.id, m.user_id, coalesce(m.source_authority, ''), m.revoked, '' FROM reach CROSS JOIN memories m ON m.id = reach.id
+		UNION ALL SELECT 1, t.id, t.user_id, '', 0, '' FROM reach CROSS JOIN tombstones t ON t.id = reach.id
+		UNION ALL SELECT 2, l.memory_id, '', '', 0, l.source_id FROM reach CROSS JOIN lineage l ON l.memory_id = reach.id`
+
+// The kinds of ancestorsSQL's rows.
+const (
+	ancestorMemory = iota
+	ancestorTombstone
+	ancestorLink
+)
+
 // Ancestors returns, for each of ids that is stored, every memory it was
 // derived from, as lineage.Ancestors defines them. One query finds the
 // transitive closure of the links; the walk that applies the rules (lineage
@@ -26,46 +51,34 @@ func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]linea
 	if len(ids) == 0 {
 		return out, nil
 	}
-	list, _ := json.Marshal(ids)
-	// Rows: ('m', id, user, authority, revoked, '') for stored memories,
-	// ('t', id, user, '', 0, '') for tombstones and ('l', id, '', '', 0,
-	// source) for links, over the roots and everything they lead to.
-	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE
-			roots(id) AS (SELECT value FROM json_each(?)),
-			reach(id) AS (SELECT id FROM roots
-				UNION SELECT l.source_id FROM lineage l JOIN reach ON l.memory_id = reach.id)
-		SELECT 'm', m.id, m.user_id, coalesce(m.source_authority, ''), m.revoked, '' FROM memories m JOIN reach ON m.id = reach.id
-		UNION ALL SELECT 't', t.id, t.user_id, '', 0, '' FROM tombstones t JOIN reach ON t.id = reach.id
-		UNION ALL SELECT 'l', l.memory_id, '', '', 0, l.source_id FROM lineage l JOIN reach ON l.memory_id = reach.id
-			ORDER BY 1, 2, 6`, string(list))
+	rows, err := s.query(ctx, ancestorsSQL, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read lineage: %w", describe(err))
 	}
 	defer rows.Close()
-	nodes := map[string]*lineage.Node{}
-	node := func(id string) *lineage.Node {
-		n := nodes[id]
-		if n == nil {
-			n = &lineage.Node{}
-			nodes[id] = n
-		}
-		return n
+	type node struct {
+		lineage.Node
+		stored bool
 	}
-	stored := map[string]bool{}
+	nodes := make(map[string]*node, len(ids))
 	for rows.Next() {
-		var kind, id, user, auth, source string
+		var kind int
+		var id, user, auth, source string
 		var revoked bool
 		if err := rows.Scan(&kind, &id, &user, &auth, &revoked, &source); err != nil {
 			return nil, fmt.Errorf("read lineage: %w", err)
 		}
-		n := node(id)
+		n := nodes[id]
+		if n == nil {
+			n = &node{}
+			nodes[id] = n
+		}
 		switch kind {
-		case "m":
-			n.UserID, n.Authority, n.Revoked = user, memory.Authority(auth), revoked
-			stored[id] = true
-		case "t":
+		case ancestorMemory:
+			n.UserID, n.Authority, n.Revoked, n.stored = user, memory.Authority(auth), revoked, true
+		case ancestorTombstone:
 			n.UserID, n.Forgotten = user, true
-		case "l":
+		case ancestorLink:
 			n.Refs = append(n.Refs, source)
 		}
 	}
@@ -77,16 +90,20 @@ func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]linea
 		if !ok || n.UserID == "" {
 			return lineage.Node{}, false
 		}
-		return *n, true
+		return n.Node, true
 	}
 	for _, id := range ids {
-		if !stored[id] {
+		n := nodes[id]
+		if n == nil || !n.stored {
 			continue
 		}
 		if _, done := out[id]; done {
 			continue
 		}
-		n := nodes[id]
+		if len(n.Refs) == 0 {
+			out[id] = nil // what lineage.Ancestors returns, without its work
+			continue
+		}
 		out[id] = lineage.Ancestors(id, n.UserID, n.Refs, lookup)
 	}
 	return out, nil
@@ -148,7 +165,7 @@ func appendEvents(ctx context.Context, tx execer, events []audit.Event) (int64, 
 // with the durability OpenOptions.AuditSync chose; the caller must not
 // change them until AppendEvents returns.
 func (s *Store) AppendEvents(ctx context.Context, events []audit.Event) (int64, error) {
-	if w := s.auditWriter(); w != nil {
+	if w := s.audit; w != nil {
 		if len(events) == 0 {
 			return 0, nil
 		}
@@ -186,7 +203,7 @@ func (s *Store) RecordAdmission(ctx context.Context, a *audit.Admission) (int64,
 	for i := 1; i < len(events); i++ {
 		events[i].SearchID = 0 // linked to this admission's search, whatever the caller said
 	}
-	if w := s.auditWriter(); w != nil {
+	if w := s.audit; w != nil {
 		return w.do(ctx, &auditReq{what: "record admission", events: events, quarantine: a.Quarantine, admission: true})
 	}
 	var searchID int64
@@ -234,12 +251,16 @@ func (s *Store) Events(ctx context.Context, f audit.Filter) ([]audit.Event, erro
 	if f.SearchID != 0 {
 		where, args = append(where, "(search_id = ? OR seq = ?)"), append(args, f.SearchID, f.SearchID)
 	}
-	q := `SELECT seq, kind, at, coalesce(task_id,''), coalesce(user_id,''), coalesce(principal_id,''), coalesce(search_id,0),
-		coalesce(memory_id,''), coalesce(decision,''), payload FROM audit_events WHERE ` + strings.Join(where, " AND ") + " ORDER BY seq"
+	// The limit is a parameter, not part of the text, so that each shape of
+	// filter is one statement, prepared once (bind reads a task's
+	// decisions through here).
+	limit := -1 // SQLite: no limit
 	if f.Limit > 0 {
-		q += " LIMIT " + strconv.Itoa(f.Limit)
+		limit = f.Limit
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	q := `SELECT seq, kind, at, coalesce(task_id,''), coalesce(user_id,''), coalesce(principal_id,''), coalesce(search_id,0),
+		coalesce(memory_id,''), coalesce(decision,''), payload FROM audit_events WHERE ` + strings.Join(where, " AND ") + " ORDER BY seq LIMIT ?"
+	rows, err := s.query(ctx, q, append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("read audit trail: %w", describe(err))
 	}

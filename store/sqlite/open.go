@@ -105,7 +105,7 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*Store, error) {
 	if _, err := o.AuditSync.pragma(); err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s, c, err := openPool(path, modeReadWrite)
+	s, err := openDB(path, modeReadWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func OpenWith(ctx context.Context, path string, o OpenOptions) (*Store, error) {
 		s.db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, describe(err))
 	}
-	if err := startAuditWriter(s, c, o.AuditSync); err != nil {
+	if err := startAuditWriter(s, o.AuditSync); err != nil {
 		s.db.Close()
 		return nil, err
 	}
@@ -179,21 +179,15 @@ const (
 // openDB opens the connection pool; SQLite opens files lazily, so errors
 // about the file show up on first use.
 func openDB(path string, mode openMode) (*Store, error) {
-	s, _, err := openPool(path, mode)
-	return s, err
-}
-
-// openPool is openDB, also returning the pool's connector, whose Close the
-// pool's Close calls.
-func openPool(path string, mode openMode) (*Store, *closer, error) {
 	conn, err := sqlite.NewConnector(dsn(path, mode, "&_pragma=synchronous(FULL)"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("open store %s: %w", path, err)
+		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	c := &closer{Connector: conn}
-	db := sql.OpenDB(c)
+	db := sql.OpenDB(conn)
 	db.SetMaxOpenConns(8)
-	return &Store{db: db, path: path, readOnly: mode != modeReadWrite}, c, nil
+	s := &Store{db: db, path: path, readOnly: mode != modeReadWrite}
+	s.stmts.db = db
+	return s, nil
 }
 
 // dsn is the driver's name for the store at path, opened as mode says;

@@ -46,10 +46,23 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
+	// audit writes RecordAdmission and AppendEvents; nil for a read-only
+	// store, which refuses them.
+	audit *auditWriter
+	// stmts are the statements of the read path, prepared on db.
+	stmts stmtCache
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close stops the audit writer, once it has written every request it was
+// given, and then closes the database. Closing a closed store does nothing.
+func (s *Store) Close() error {
+	var err error
+	if s.audit != nil {
+		err = s.audit.close()
+	}
+	s.stmts.close()
+	return errors.Join(err, s.db.Close())
+}
 
 // Path is the store's file.
 func (s *Store) Path() string { return s.path }
@@ -252,7 +265,8 @@ func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict s
 						continue
 					}
 				}
-				return fmt.Errorf("%s[%d]: unknown memory id %q (it must name a memory of user %q)", field, j, ref, m.UserID), nil
+				return &memory.FieldError{Field: fmt.Sprintf("%s[%d]", field, j),
+					Problem: fmt.Sprintf("unknown memory id %q (it must name a memory of user %q)", ref, m.UserID)}, nil
 			}
 			return nil, nil
 		}
@@ -341,48 +355,88 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict st
 const memoryColumns = `seq, id, user_id, workspace_id, project_id, domain, text, source_authority, kind, classification,
 	created_at, expires_at, revoked, revoked_at, revoked_reason, audience`
 
+// The statements of the read path, which the store keeps prepared.
+const (
+	// getSQL reads the memories whose ids are in a JSON array of
+	// distinct ids (idList), one lookup of memories' id index each.
+	getSQL            = "SELECT " + memoryColumnsM + " FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value"
+	getWithVectorsSQL = "SELECT " + memoryColumnsM + ", m.embedding FROM json_each(?) j CROSS JOIN memories m ON m.id = j.value"
+	// revokedSQL reads a user's last revoked memories, newest first, up
+	// to a limit (-1: none), from memories_revoked_by_user.
+	revokedSQL    = "SELECT " + memoryColumns + " FROM memories WHERE user_id = ? AND revoked = 1 ORDER BY seq DESC LIMIT ?"
+	tombstonesSQL = "SELECT t.id, t.user_id, t.forgotten_at, t.reason FROM json_each(?) j CROSS JOIN tombstones t ON t.id = j.value"
+)
+
+// memoryColumnsM is memoryColumns of the table named m.
+const memoryColumnsM = `m.seq, m.id, m.user_id, m.workspace_id, m.project_id, m.domain, m.text, m.source_authority, m.kind,
+	m.classification, m.created_at, m.expires_at, m.revoked, m.revoked_at, m.revoked_reason, m.audience`
+
 type scanner interface{ Scan(...any) error }
 
-func scanMemory(sc scanner, withVector bool) (memory.Memory, int64, error) {
-	var (
-		m                                     memory.Memory
-		seq, created                          int64
-		ws, proj, dom, auth, kind, class, rsn sql.NullString
-		aud                                   sql.NullString
-		expires, revokedAt                    sql.NullInt64
-		vec                                   []byte
-	)
-	dest := []any{&seq, &m.ID, &m.UserID, &ws, &proj, &dom, &m.Text, &auth, &kind, &class,
-		&created, &expires, &m.Revoked, &revokedAt, &rsn, &aud}
+// A memoryScanner scans rows of memoryColumns (then the embedding, if
+// withVector) into memories. Its scan targets are reused from row to row,
+// which saves a dozen allocations a row.
+type memoryScanner struct {
+	withVector bool
+	m          memory.Memory
+	seq        int64
+	created    int64
+	ws, proj   sql.NullString
+	dom, auth  sql.NullString
+	kind       sql.NullString
+	class, rsn sql.NullString
+	aud        sql.NullString
+	expires    sql.NullInt64
+	revokedAt  sql.NullInt64
+	vec        []byte
+	dest       []any
+}
+
+func newMemoryScanner(withVector bool) *memoryScanner {
+	ms := &memoryScanner{withVector: withVector}
+	ms.dest = []any{&ms.seq, &ms.m.ID, &ms.m.UserID, &ms.ws, &ms.proj, &ms.dom, &ms.m.Text, &ms.auth, &ms.kind, &ms.class,
+		&ms.created, &ms.expires, &ms.m.Revoked, &ms.revokedAt, &ms.rsn, &ms.aud}
 	if withVector {
-		dest = append(dest, &vec)
+		ms.dest = append(ms.dest, &ms.vec)
 	}
-	if err := sc.Scan(dest...); err != nil {
-		return m, 0, err
+	return ms
+}
+
+// scan reads the row sc is at, and returns the memory and its seq.
+func (ms *memoryScanner) scan(sc scanner) (memory.Memory, int64, error) {
+	ms.m = memory.Memory{}
+	if err := sc.Scan(ms.dest...); err != nil {
+		return memory.Memory{}, 0, err
 	}
-	m.WorkspaceID, m.ProjectID, m.Domain = ws.String, proj.String, dom.String
-	m.SourceAuthority, m.Kind, m.Classification = memory.Authority(auth.String), memory.Kind(kind.String), memory.Classification(class.String)
-	m.CreatedAt = time.Unix(0, created).UTC()
-	if expires.Valid {
-		m.ExpiresAt = time.Unix(0, expires.Int64).UTC()
+	m := ms.m
+	m.WorkspaceID, m.ProjectID, m.Domain = ms.ws.String, ms.proj.String, ms.dom.String
+	m.SourceAuthority, m.Kind, m.Classification = memory.Authority(ms.auth.String), memory.Kind(ms.kind.String), memory.Classification(ms.class.String)
+	m.CreatedAt = time.Unix(0, ms.created).UTC()
+	if ms.expires.Valid {
+		m.ExpiresAt = time.Unix(0, ms.expires.Int64).UTC()
 	}
-	if revokedAt.Valid {
-		m.RevokedAt = time.Unix(0, revokedAt.Int64).UTC()
+	if ms.revokedAt.Valid {
+		m.RevokedAt = time.Unix(0, ms.revokedAt.Int64).UTC()
 	}
-	m.RevokedReason = rsn.String
-	if aud.Valid {
-		if err := json.Unmarshal([]byte(aud.String), &m.Audience); err != nil {
+	m.RevokedReason = ms.rsn.String
+	if ms.aud.Valid {
+		if err := json.Unmarshal([]byte(ms.aud.String), &m.Audience); err != nil {
 			return m, 0, fmt.Errorf("memory %s: corrupt audience: %w", m.ID, err)
 		}
 	}
-	if withVector {
-		v, err := decodeVector(vec)
+	if ms.withVector {
+		v, err := decodeVector(ms.vec)
 		if err != nil {
 			return m, 0, fmt.Errorf("memory %s: %w", m.ID, err)
 		}
 		m.Embedding = v
 	}
-	return m, seq, nil
+	return m, ms.seq, nil
+}
+
+// scanMemory scans one row, as memoryScanner does.
+func scanMemory(sc scanner, withVector bool) (memory.Memory, int64, error) {
+	return newMemoryScanner(withVector).scan(sc)
 }
 
 // Get returns the memories with the given ids, in the order asked, with
@@ -392,19 +446,19 @@ func (s *Store) Get(ctx context.Context, ids []string, withVectors bool) ([]memo
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	list, _ := json.Marshal(ids)
-	cols := memoryColumns
+	list := idList(ids)
+	q := getSQL
 	if withVectors {
-		cols += ", embedding"
+		q = getWithVectorsSQL
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+cols+" FROM memories WHERE id IN (SELECT value FROM json_each(?))", string(list))
+	rows, err := s.query(ctx, q, list)
 	if err != nil {
 		return nil, fmt.Errorf("get memories: %w", describe(err))
 	}
-	byID := make(map[string]*memory.Memory, len(ids))
-	var found []memory.Memory
+	sc := newMemoryScanner(withVectors)
+	found := make([]memory.Memory, 0, len(ids))
 	for rows.Next() {
-		m, _, err := scanMemory(rows, withVectors)
+		m, _, err := sc.scan(rows)
 		if err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("get memories: %w", err)
@@ -415,59 +469,86 @@ func (s *Store) Get(ctx context.Context, ids []string, withVectors bool) ([]memo
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("get memories: %w", describe(err))
 	}
+	byID := make(map[string]*memory.Memory, len(found))
 	for i := range found {
 		byID[found[i].ID] = &found[i]
 	}
-	if err := s.loadRelations(ctx, string(list), byID); err != nil {
+	if err := s.loadRelations(ctx, list, byID); err != nil {
 		return nil, err
 	}
 	out := make([]memory.Memory, 0, len(found))
-	seen := make(map[string]bool, len(ids))
 	for _, id := range ids {
-		if m, ok := byID[id]; ok && !seen[id] {
-			seen[id] = true
+		if m, ok := byID[id]; ok {
 			out = append(out, *m)
+			delete(byID, id) // each once
 		}
 	}
 	return out, nil
 }
 
-// loadRelations fills LineageRefs, Supersedes and SupersededBy of the
-// memories in byID; idList is their ids as a JSON array.
-func (s *Store) loadRelations(ctx context.Context, idList string, byID map[string]*memory.Memory) error {
-	queries := []struct {
-		sql string
-		set func(m *memory.Memory, ref string)
-	}{
-		{"SELECT memory_id, source_id FROM lineage WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, source_id",
-			func(m *memory.Memory, ref string) { m.LineageRefs = append(m.LineageRefs, ref) }},
-		{"SELECT memory_id, superseded_id FROM supersessions WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY memory_id, superseded_id",
-			func(m *memory.Memory, ref string) { m.Supersedes = append(m.Supersedes, ref) }},
-		// Only live (non-revoked) memories supersede: revoking the newer
-		// memory lets the older one stand again.
-		{`SELECT s.superseded_id, s.memory_id FROM supersessions s JOIN memories m ON m.id = s.memory_id AND m.revoked = 0
-			WHERE s.superseded_id IN (SELECT value FROM json_each(?)) ORDER BY s.superseded_id, s.memory_id`,
-			func(m *memory.Memory, ref string) { m.SupersededBy = append(m.SupersededBy, ref) }},
+// idList is ids, each once, as a JSON array: the argument of the statements
+// that read the rows of a list of ids (json_each).
+func idList(ids []string) string {
+	seen := make(map[string]struct{}, len(ids))
+	uniq := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if _, dup := seen[id]; !dup {
+			seen[id] = struct{}{}
+			uniq = append(uniq, id)
+		}
 	}
-	for _, q := range queries {
-		rows, err := s.db.QueryContext(ctx, q.sql, idList)
-		if err != nil {
-			return fmt.Errorf("load relations: %w", describe(err))
+	b, _ := json.Marshal(uniq)
+	return string(b)
+}
+
+// relationsSQL reads the relations of the memories whose ids are in a JSON
+// array of distinct ids: rows (0, id, source) for lineage, (1, id,
+// superseded) for supersession and (2, id, successor) for the live
+// memories that supersede one. Only live (non-revoked) memories supersede:
+// revoking the newer memory lets the older one stand again.
+const relationsSQL = `SELECT 0, l.memory_id, l.source_id FROM json_each(?1) j CROSS JOIN lineage l ON l.memory_id = j.value
+	UNION ALL SELECT 1, s.memory_id, s.superseded_id FROM json_each(?1) j CROSS JOIN supersessions s ON s.memory_id = j.value
+	UNION ALL SELECT 2, s.superseded_id, s.memory_id FROM json_each(?1) j CROSS JOIN supersessions s ON s.superseded_id = j.value
+		JOIN memories m ON m.id = s.memory_id AND m.revoked = 0`
+
+// loadRelations fills LineageRefs, Supersedes and SupersededBy of the
+// memories in byID, each sorted; idList is their ids (idList).
+func (s *Store) loadRelations(ctx context.Context, idList string, byID map[string]*memory.Memory) error {
+	rows, err := s.query(ctx, relationsSQL, idList)
+	if err != nil {
+		return fmt.Errorf("load relations: %w", describe(err))
+	}
+	var unsorted []*[]string
+	for rows.Next() {
+		var kind int
+		var id, ref string
+		if err := rows.Scan(&kind, &id, &ref); err != nil {
+			rows.Close()
+			return fmt.Errorf("load relations: %w", err)
 		}
-		for rows.Next() {
-			var id, ref string
-			if err := rows.Scan(&id, &ref); err != nil {
-				rows.Close()
-				return fmt.Errorf("load relations: %w", err)
-			}
-			if m, ok := byID[id]; ok {
-				q.set(m, ref)
-			}
+		m, ok := byID[id]
+		if !ok {
+			continue
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("load relations: %w", describe(err))
+		var refs *[]string
+		switch kind {
+		case 0:
+			refs = &m.LineageRefs
+		case 1:
+			refs = &m.Supersedes
+		default:
+			refs = &m.SupersededBy
 		}
+		if *refs = append(*refs, ref); len(*refs) == 2 {
+			unsorted = append(unsorted, refs)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load relations: %w", describe(err))
+	}
+	for _, refs := range unsorted {
+		slices.Sort(*refs)
 	}
 	return nil
 }
@@ -504,8 +585,9 @@ func (s *Store) List(ctx context.Context, q store.ListQuery) (store.Page, error)
 	}
 	var ms []memory.Memory
 	var seqs []int64
+	sc := newMemoryScanner(q.WithVectors)
 	for rows.Next() {
-		m, seq, err := scanMemory(rows, q.WithVectors)
+		m, seq, err := sc.scan(rows)
 		if err != nil {
 			rows.Close()
 			return store.Page{}, fmt.Errorf("list memories: %w", err)
@@ -527,8 +609,7 @@ func (s *Store) List(ctx context.Context, q store.ListQuery) (store.Page, error)
 		for i := range ms {
 			byID[ms[i].ID], ids[i] = &ms[i], ms[i].ID
 		}
-		list, _ := json.Marshal(ids)
-		if err := s.loadRelations(ctx, string(list), byID); err != nil {
+		if err := s.loadRelations(ctx, idList(ids), byID); err != nil {
 			return store.Page{}, err
 		}
 	}
@@ -562,8 +643,7 @@ func (s *Store) Revoke(ctx context.Context, id string, c store.Change) (memory.M
 	if err != nil {
 		return memory.Memory{}, err
 	}
-	list, _ := json.Marshal([]string{id})
-	return m, s.loadRelations(ctx, string(list), map[string]*memory.Memory{id: &m})
+	return m, s.loadRelations(ctx, idList([]string{id}), map[string]*memory.Memory{id: &m})
 }
 
 // Forget deletes a memory's text, metadata and vector for good, removes it
@@ -599,20 +679,21 @@ func (s *Store) Revoked(ctx context.Context, userID string, n int) ([]memory.Mem
 	if n > 0 {
 		limit = n
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT * FROM (SELECT "+memoryColumns+
-		" FROM memories WHERE user_id = ? AND revoked = 1 ORDER BY seq DESC LIMIT ?) ORDER BY seq", userID, limit)
+	rows, err := s.query(ctx, revokedSQL, userID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read revoked memories: %w", describe(err))
 	}
 	defer rows.Close()
 	var out []memory.Memory
+	sc := newMemoryScanner(false)
 	for rows.Next() {
-		m, _, err := scanMemory(rows, false)
+		m, _, err := sc.scan(rows)
 		if err != nil {
 			return nil, fmt.Errorf("read revoked memories: %w", err)
 		}
 		out = append(out, m)
 	}
+	slices.Reverse(out) // oldest first
 	return out, rows.Err()
 }
 
@@ -622,8 +703,7 @@ func (s *Store) Tombstones(ctx context.Context, ids []string) (map[string]memory
 	if len(ids) == 0 {
 		return out, nil
 	}
-	list, _ := json.Marshal(ids)
-	rows, err := s.db.QueryContext(ctx, "SELECT id, user_id, forgotten_at, reason FROM tombstones WHERE id IN (SELECT value FROM json_each(?))", string(list))
+	rows, err := s.query(ctx, tombstonesSQL, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read tombstones: %w", describe(err))
 	}

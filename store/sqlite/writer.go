@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -179,21 +178,9 @@ func (r *auditReq) write(ctx context.Context, tx execer) error {
 	return nil
 }
 
-// auditWriters maps each read-write store's connection pool to its audit
-// writer.
-var auditWriters sync.Map // *sql.DB → *auditWriter
-
-// auditWriter returns the store's audit writer, nil for a read-only store.
-func (s *Store) auditWriter() *auditWriter {
-	if w, ok := auditWriters.Load(s.db); ok {
-		return w.(*auditWriter)
-	}
-	return nil
-}
-
-// startAuditWriter opens the audit writer's connection to the store at path
-// and starts its goroutine; closing the store's pool stops it (closer).
-func startAuditWriter(s *Store, c *closer, as AuditSync) error {
+// startAuditWriter opens the audit writer's connection to the store at path,
+// starts its goroutine and makes it the store's; the store's Close stops it.
+func startAuditWriter(s *Store, as AuditSync) error {
 	p, err := as.pragma()
 	if err != nil {
 		return fmt.Errorf("open store %s: %w", s.path, err)
@@ -220,11 +207,7 @@ func startAuditWriter(s *Store, c *closer, as AuditSync) error {
 		_, _ = s.db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)")
 	}
 	w.flush = func() { flushFile(s.path + "-wal") }
-	auditWriters.Store(s.db, w)
-	c.set(func() error {
-		auditWriters.Delete(s.db)
-		return w.close()
-	})
+	s.audit = w
 	go w.run()
 	go w.checkpointer()
 	return nil
@@ -530,31 +513,4 @@ func (w *auditWriter) close() error {
 		w.closeErr = w.db.Close()
 	})
 	return w.closeErr
-}
-
-// closer is the store pool's connector: database/sql calls its Close when
-// the pool is closed, which stops the store's audit writer.
-type closer struct {
-	driver.Connector
-	mu sync.Mutex
-	fn func() error
-}
-
-// set makes fn run when the pool is closed.
-func (c *closer) set(fn func() error) {
-	c.mu.Lock()
-	c.fn = fn
-	c.mu.Unlock()
-}
-
-// Close runs the function set, once.
-func (c *closer) Close() error {
-	c.mu.Lock()
-	fn := c.fn
-	c.fn = nil
-	c.mu.Unlock()
-	if fn == nil {
-		return nil
-	}
-	return fn()
 }

@@ -62,7 +62,7 @@ func noEvents(t *testing.T, s *Store, task string) {
 // group's size in requests is sent on sizes, if not nil.
 func holdWriter(t *testing.T, s *Store, sizes chan<- int) (held <-chan struct{}, release func()) {
 	t.Helper()
-	w := s.auditWriter()
+	w := s.audit
 	if w == nil {
 		t.Fatal("no audit writer")
 	}
@@ -88,12 +88,19 @@ func holdWriter(t *testing.T, s *Store, sizes chan<- int) (held <-chan struct{},
 // waitQueued waits until n requests wait for the writer.
 func waitQueued(t *testing.T, s *Store, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); len(s.auditWriter().reqs) != n; {
+	for deadline := time.Now().Add(10 * time.Second); len(s.audit.reqs) != n; {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d requests queued, want %d", len(s.auditWriter().reqs), n)
+			t.Fatalf("%d requests queued, want %d", len(s.audit.reqs), n)
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// refusing reports whether w refuses new requests: its close has begun.
+func (w *auditWriter) refusing() bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.closed
 }
 
 type result struct {
@@ -110,7 +117,7 @@ func TestAuditWriterConcurrent(t *testing.T) {
 	const goroutines, each, decisions = 8, 50, 5
 	var groups, largest int
 	var mu sync.Mutex
-	s.auditWriter().beforeGroup = func(g []*auditReq) {
+	s.audit.beforeGroup = func(g []*auditReq) {
 		mu.Lock()
 		groups, largest = groups+1, max(largest, len(g))
 		mu.Unlock()
@@ -195,7 +202,7 @@ func TestAuditWriterFailureIsolated(t *testing.T) {
 	s, _ := openTemp(t)
 	// A constraint of the writer's connection only: events of task "bad"
 	// are refused.
-	if _, err := s.auditWriter().db.ExecContext(ctx, `CREATE TEMP TRIGGER refuse_bad BEFORE INSERT ON audit_events
+	if _, err := s.audit.db.ExecContext(ctx, `CREATE TEMP TRIGGER refuse_bad BEFORE INSERT ON audit_events
 		WHEN NEW.task_id = 'bad' BEGIN SELECT RAISE(ABORT, 'bad row refused'); END`); err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +300,7 @@ func TestAuditWriterCancelAfterTaken(t *testing.T) {
 func TestAuditWriterGroupBounds(t *testing.T) {
 	s, _ := openTemp(t)
 	const rows = 100
-	s.auditWriter().maxRows = rows // set before the writer gets a request
+	s.audit.maxRows = rows // set before the writer gets a request
 	sizes := make(chan int, 16)
 	held, release := holdWriter(t, s, sizes)
 	big := func(task string, n int) []audit.Event {
@@ -343,7 +350,7 @@ func TestAuditWriterCloseDrains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := s.auditWriter()
+	w := s.audit
 	held, release := holdWriter(t, s, nil)
 	const n = 20
 	results := make(chan result, n)
@@ -359,7 +366,7 @@ func TestAuditWriterCloseDrains(t *testing.T) {
 	waitQueued(t, s, n-1)
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
-	for s.auditWriter() != nil { // Close has begun
+	for !w.refusing() { // Close has begun
 		time.Sleep(time.Millisecond)
 	}
 	release()
@@ -421,7 +428,7 @@ func TestAuditSyncSetting(t *testing.T) {
 			t.Fatal(err)
 		}
 		var writer, other int
-		if err := s.auditWriter().db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&writer); err != nil {
+		if err := s.audit.db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&writer); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.db.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&other); err != nil {
@@ -443,7 +450,7 @@ func TestAuditSyncSetting(t *testing.T) {
 // before the writer gets a request.
 func watchCheckpoints(t *testing.T, s *Store, delay time.Duration) <-chan [2]int {
 	t.Helper()
-	w := s.auditWriter()
+	w := s.audit
 	ch := make(chan [2]int, 16)
 	send := func(v [2]int) {
 		select {
@@ -486,7 +493,7 @@ func TestAuditSyncNormalFlushes(t *testing.T) {
 		t.Fatal("no flush after a commit with AuditSyncNormal")
 	}
 
-	s.auditWriter().delay = time.Hour // read at the next wake-up, after the next request
+	s.audit.delay = time.Hour // read at the next wake-up, after the next request
 	if _, err := s.RecordAdmission(ctx, admission("b", 3)); err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +512,7 @@ func TestAuditSyncNormalFlushes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer full.Close()
-	if full.auditWriter().dirty != nil {
+	if full.audit.dirty != nil {
 		t.Fatal("AuditSyncFull flushes again after each commit")
 	}
 }
@@ -520,7 +527,7 @@ func TestAuditWriterCheckpoints(t *testing.T) {
 	}
 	defer s.Close()
 	var auto int
-	if err := s.auditWriter().db.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&auto); err != nil || auto != 0 {
+	if err := s.audit.db.QueryRowContext(ctx, "PRAGMA wal_autocheckpoint").Scan(&auto); err != nil || auto != 0 {
 		t.Fatalf("writer's wal_autocheckpoint = %d, %v; want 0", auto, err)
 	}
 	ckpts := watchCheckpoints(t, s, time.Hour)
@@ -559,7 +566,7 @@ func TestReadOnlyRefusesAdmission(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ro.Close()
-	if ro.auditWriter() != nil {
+	if ro.audit != nil {
 		t.Fatal("a read-only store has an audit writer")
 	}
 	if _, err := ro.RecordAdmission(ctx, admission("ro", 2)); !errors.Is(err, store.ErrReadOnly) {
