@@ -264,6 +264,9 @@ func user(p *auth.Principal, given string) (string, error) {
 	if err := memory.CheckID("userId", given); err != nil {
 		return "", err
 	}
+	if given == auth.AllUsers {
+		return "", invalid("userId", "%q is not a user", given)
+	}
 	if !p.MayActFor(given) {
 		return "", forbidden("this key may not act for user %q", given)
 	}
