@@ -75,7 +75,17 @@ type Options struct {
 	Progress func(done, total int)
 	// Now is the time for cases whose context has none; default time.Now.
 	Now time.Time
+	// Retrieve runs a case's retrieval in search mode; default: a fresh
+	// in-memory engine per case. RemoteRetriever runs it through memgate
+	// serve's HTTP API.
+	Retrieve Retriever
 }
+
+// Retriever runs the retrieval of one case in search mode: it stores the
+// case's memories where no other case's can be seen, applies the case's
+// events (revoke, forget), and returns the ids of the top k candidates of
+// actx.UserID for the case's query, best first, as the case names them.
+type Retriever func(ctx context.Context, c *Case, actx *admit.Context, k int) ([]string, error)
 
 // outcome is what one baseline did with one case.
 type outcome struct {
@@ -315,7 +325,11 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin) caseR
 		}
 		simLatency = time.Since(start)
 	} else {
-		retrieved, err := searchCase(ctx, c, &actx, o.K)
+		retrieve := o.Retrieve
+		if retrieve == nil {
+			retrieve = searchCase
+		}
+		retrieved, err := retrieve(ctx, c, &actx, o.K)
 		if err != nil {
 			run.err = err
 			return run

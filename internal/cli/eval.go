@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/client"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/eval"
 	"github.com/memgate/memgate/eval/public"
@@ -17,9 +20,9 @@ import (
 
 func (e *env) evalCmd() *cobra.Command {
 	var (
-		cases, mode, baseline, reportDir string
-		k                                int
-		asJSON, unbounded                bool
+		cases, mode, baseline, reportDir, serverURL string
+		k                                           int
+		asJSON, unbounded                           bool
 	)
 	cmd := &cobra.Command{
 		Use:   "eval --cases FILE [--mode admit|search] [--baseline similarity|policy|full] [-k N] [--unbounded] [--json] [--report DIR]",
@@ -51,6 +54,16 @@ model built into memgate).`,
 			}
 			if k < 1 || k > memgate.MaxK {
 				return usageError{fmt.Errorf("-k %d: want 1 to %d candidates", k, memgate.MaxK)}
+			}
+			if serverURL != "" {
+				if mode != "search" {
+					return usageError{errors.New("--server: only --mode search retrieves (admit mode presents every memory)")}
+				}
+				key := os.Getenv("MEMGATE_KEY")
+				if key == "" {
+					return usageError{errors.New("--server: set MEMGATE_KEY to the key of an admin acting for all users (keys create --role admin --users '*')")}
+				}
+				o.Retrieve = eval.RemoteRetriever(client.New(serverURL, key, nil), fmt.Sprintf("eval-%d", time.Now().UnixNano()))
 			}
 			if e.policy != "" {
 				p, err := policy.LoadFile(e.policy)
@@ -101,6 +114,7 @@ model built into memgate).`,
 	cmd.Flags().BoolVar(&unbounded, "unbounded", false, "let policy and full inject every memory they admit, not only the first k (similarity keeps its top k)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&reportDir, "report", "", "also write report.json, report.md and report.html into this directory")
+	cmd.Flags().StringVar(&serverURL, "server", "", "in search mode, retrieve through this memgate serve (key: $MEMGATE_KEY, an admin's for all users)")
 	return cmd
 }
 
