@@ -12,3 +12,10 @@ import (
 func TestConformance(t *testing.T) {
 	indextest.Run(t, func(t testing.TB, dim int) index.Index { return exact.New(dim) })
 }
+
+// TestConformanceSplit runs the suite again with every search split into
+// three ranges, so the parallel scan meets the contract too, not only on
+// partitions big enough to take it by themselves.
+func TestConformanceSplit(t *testing.T) {
+	indextest.Run(t, func(t testing.TB, dim int) index.Index { return exact.NewSplit(dim, 3) })
+}

@@ -5,7 +5,8 @@
 // never loses in-scope results to post-filtering.
 //
 // Vectors of one user are kept in one contiguous slab and scored with a SIMD
-// dot-product kernel. Exact search is the right choice up to tens of
+// dot-product kernel; the scan of a big partition is split across cores
+// (scan.go). Exact search is the right choice up to tens of
 // thousands of memories per user; a filtered ANN index can replace it behind
 // the same interface (index.Index) for larger tenants. The index holds no
 // state of its own: an engine fills each user's partition from the store on
@@ -45,7 +46,11 @@ func Dot(a, b []float32) float32 { return vecmath.Dot(a, b) }
 // Index is an exact vector index partitioned by user. It is safe for
 // concurrent use.
 type Index struct {
-	dim   int
+	dim int
+	// parts, when positive, is how many ranges every search splits a
+	// partition into, whatever its size; 0 lets scanParts decide. Only
+	// tests set it, to force the sequential or the parallel scan.
+	parts int
 	mu    sync.RWMutex
 	users map[string]*shard
 	n     int
@@ -313,17 +318,14 @@ func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int)
 	if s == nil {
 		return nil, nil
 	}
-	top := topK{k: k, ids: s.ids}
-	want := [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
-	filtered := want != [3]uint32{}
-	dim := x.dim
-	for i := range s.ids {
-		if filtered && !inScope(s.scopes[i], want) {
-			continue
-		}
-		top.offer(Dot(q, s.vecs[i*dim:(i+1)*dim:(i+1)*dim]), int32(i))
-	}
-	return top.hits(s), nil
+	// A big partition is scanned by up to GOMAXPROCS goroutines, all under
+	// this read lock (see scan.go).
+	sc := getScan(s, k, x.scanParts(len(s.ids)), x.dim)
+	defer sc.release()
+	sc.q = q
+	sc.want = [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
+	sc.filtered = sc.want != [3]uint32{}
+	return sc.vectors().hits(s), nil
 }
 
 // hits returns the kept rows of s as hits, best first, ties by id.

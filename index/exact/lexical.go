@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
@@ -158,7 +159,9 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 	// keeps the same ones every time, so the same query always gets the
 	// same scores.
 	terms := slices.Sorted(maps.Keys(counts))
-	scores := make([]float32, n)
+	buf := getScores(n)
+	defer putScores(buf)
+	scores := *buf
 	used := 0
 	for _, tok := range terms {
 		id, ok := s.lex.termIDs[tok]
@@ -178,11 +181,46 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 		}
 	}
 	want := [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
-	top := topK{k: k, ids: s.ids}
-	for row, sc := range scores {
-		if sc > 0 && inScope(s.scopes[row], want) {
-			top.offer(sc, int32(row))
+	// The scoring loop above is not split across cores as Search's scan
+	// is: an engine already runs Lexical beside Search, so the two keep
+	// both cores of a small machine busy, and the postings are not in row
+	// order, so a split by rows would read every posting once per part.
+	// It borrows a pooled one-goroutine scan for its heap.
+	sc := getScan(s, k, 1, x.dim)
+	defer sc.release()
+	top := &sc.tops[0]
+	for row, score := range scores {
+		if score > 0 && inScope(s.scopes[row], want) {
+			top.offer(score, int32(row))
 		}
 	}
 	return top.hits(s), nil
+}
+
+// maxPooledScores bounds the score buffer a pooled Lexical keeps for reuse.
+const maxPooledScores = 1 << 20
+
+// scoresPool holds the per-row score buffers of Lexical, by pointer so that
+// putting one back does not allocate.
+var scoresPool sync.Pool
+
+// getScores returns a zeroed buffer of n scores.
+func getScores(n int) *[]float32 {
+	buf, _ := scoresPool.Get().(*[]float32)
+	if buf == nil {
+		buf = new([]float32)
+	}
+	if cap(*buf) < n {
+		*buf = make([]float32, n)
+	} else {
+		*buf = (*buf)[:n]
+		clear(*buf)
+	}
+	return buf
+}
+
+func putScores(buf *[]float32) {
+	if cap(*buf) <= maxPooledScores {
+		scoresPool.Put(buf)
+	}
 }
