@@ -239,6 +239,25 @@ func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, a
 // admission (AdmitCandidates) come from the caller's own store and are
 // rendered as given.
 func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Options) (inject.Context, error) {
+	return e.buildContext(ctx, adm, o, !adm.GateOnly) // gate-only candidates are the caller's, rendered as given
+}
+
+// AdmitContext admits a task's candidates (Admit) and renders the admitted
+// ones (BuildContext) in one call, from the records the admission has just
+// read rather than reading them again: what a service does per request.
+// Both the admission and the injection are recorded in the audit trail.
+func (e *Engine) AdmitContext(ctx context.Context, actx admit.Context, q Query, o inject.Options) (*Admission, inject.Context, error) {
+	adm, err := e.Admit(ctx, actx, q)
+	if err != nil {
+		return nil, inject.Context{}, err
+	}
+	out, err := e.buildContext(ctx, adm, o, false)
+	return adm, out, err
+}
+
+// buildContext is BuildContext; reread says whether to read the admitted
+// memories' current state from the store first.
+func (e *Engine) buildContext(ctx context.Context, adm *Admission, o inject.Options, reread bool) (inject.Context, error) {
 	if o.Now.IsZero() {
 		o.Now = adm.Context.Now
 	}
@@ -247,7 +266,7 @@ func (e *Engine) BuildContext(ctx context.Context, adm *Admission, o inject.Opti
 		ids[i] = it.Memory.ID
 	}
 	var now map[string]currentMemory
-	if !adm.GateOnly { // gate-only candidates are the caller's, rendered as given
+	if reread {
 		var err error
 		if now, err = e.current(ctx, adm.Context.UserID, ids, e.now().UTC()); err != nil {
 			return inject.Context{}, errorf("build context", err)

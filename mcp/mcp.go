@@ -281,11 +281,8 @@ func (t *tools) recall(ctx context.Context, _ *sdk.CallToolRequest, in RecallInp
 	actx := t.taskContext(u, in.TaskID)
 	actx.WorkspaceID, actx.ProjectID, actx.Domain = in.WorkspaceID, in.ProjectID, in.Domain
 	actx.Intent, actx.ToolRisk = admit.Intent(in.Intent), admit.ToolRisk(in.ToolRisk)
-	adm, err := t.eng.Admit(ctx, actx, memgate.Query{Scope: memory.Filter{UserID: u}, Text: in.Query, K: in.K})
-	if err != nil {
-		return nil, RecallOutput{}, err
-	}
-	built, err := t.eng.BuildContext(ctx, adm, inject.Options{Budget: in.Budget})
+	adm, built, err := t.eng.AdmitContext(ctx, actx, memgate.Query{Scope: memory.Filter{UserID: u}, Text: in.Query, K: in.K},
+		inject.Options{Budget: in.Budget})
 	if err != nil {
 		return nil, RecallOutput{}, err
 	}

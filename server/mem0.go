@@ -528,17 +528,14 @@ func (s *Server) mem0Search(r *http.Request, p *auth.Principal) (int, any, error
 	if err := taskContext(p, &actx); err != nil {
 		return 0, nil, err
 	}
-	adm, err := s.eng.Admit(r.Context(), actx, memgate.Query{Scope: scope, Text: *b.Query, K: k})
+	// The memories a prompt may receive: admitted and summary-only ones,
+	// within no budget but top_k's.
+	adm, built, err := s.eng.AdmitContext(r.Context(), actx, memgate.Query{Scope: scope, Text: *b.Query, K: k},
+		inject.Options{Budget: math.MaxInt32})
 	if err != nil {
 		return 0, nil, err
 	}
 	s.m.decisions(adm)
-	// The memories a prompt may receive: admitted and summary-only ones,
-	// re-read from the store, within no budget but top_k's.
-	built, err := s.eng.BuildContext(r.Context(), adm, inject.Options{Budget: math.MaxInt32})
-	if err != nil {
-		return 0, nil, err
-	}
 	decided := make(map[string]*memgate.Decided, len(adm.Items))
 	for i := range adm.Items {
 		decided[adm.Items[i].Memory.ID] = &adm.Items[i]

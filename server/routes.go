@@ -273,15 +273,11 @@ func (s *Server) admit(r *http.Request, p *auth.Principal) (int, any, error) {
 		return 0, nil, invalid("query.scope.userId", "differs from context.userId: retrieval never crosses users")
 	}
 	b.Query.Scope.UserID = b.Context.UserID
-	adm, err := s.eng.Admit(r.Context(), b.Context, b.Query)
+	adm, built, err := s.eng.AdmitContext(r.Context(), b.Context, b.Query, b.Inject)
 	if err != nil {
 		return 0, nil, err
 	}
 	s.m.decisions(adm)
-	built, err := s.eng.BuildContext(r.Context(), adm, b.Inject)
-	if err != nil {
-		return 0, nil, err
-	}
 	return http.StatusOK, admitAnswer{Admission: adm, Context: built}, nil
 }
 

@@ -27,6 +27,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -49,6 +50,7 @@ func main() {
 		op       = flag.String("op", "admit", "admit or search")
 		k        = flag.Int("k", 50, "candidates per request")
 		rate     = flag.Float64("rate", 0, "total requests per second (0: as fast as the server answers)")
+		cpuProf  = flag.String("cpuprofile", "", "write a CPU profile of the measured run (server and clients) to this file")
 	)
 	flag.Parse()
 	if *op != "admit" && *op != "search" {
@@ -112,7 +114,19 @@ func main() {
 	base := "http://" + ln.Addr().String()
 
 	heapBefore := heap()
+	if *cpuProf != "" {
+		f, err := os.Create(*cpuProf)
+		if err != nil {
+			fail(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+	}
 	res := run(base, plain, *op, *k, *clients, *duration, *rate, userIDs)
+	if *cpuProf != "" {
+		pprof.StopCPUProfile()
+	}
 	heapAfter := heap()
 	slices.Sort(res.lat)
 	pct := func(p float64) time.Duration {
