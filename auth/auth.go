@@ -122,6 +122,38 @@ func (p *Principal) AuthorityCap() memory.Authority {
 	return ""
 }
 
+// AuthorityError is a write above the principal's authority cap.
+type AuthorityError struct {
+	Cap, Asked memory.Authority
+}
+
+// Error names the cap and what was asked.
+func (e *AuthorityError) Error() string {
+	return fmt.Sprintf("sourceAuthority: this key may write memories of authority %s at most, not %s", e.Cap, e.Asked)
+}
+
+// CapAuthority applies the principal's authority cap to a memory it
+// writes: a memory without a source authority gets the cap; one above it is
+// refused with *AuthorityError, or lowered to the cap when lower is set.
+// Every way into memgate (HTTP, Mem0, MCP) applies it the same way.
+func (p *Principal) CapAuthority(m *memory.Memory, lower bool) error {
+	limit := p.AuthorityCap()
+	if limit == "" {
+		return nil
+	}
+	if m.SourceAuthority == "" {
+		m.SourceAuthority = limit
+		return nil
+	}
+	if m.SourceAuthority.Rank() > limit.Rank() {
+		if !lower {
+			return &AuthorityError{Cap: limit, Asked: m.SourceAuthority}
+		}
+		m.SourceAuthority = limit
+	}
+	return nil
+}
+
 // Key is a stored API key: the principal it identifies and the hash of its
 // secret.
 type Key struct {

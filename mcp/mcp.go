@@ -191,22 +191,10 @@ func (t *tools) remember(ctx context.Context, _ *sdk.CallToolRequest, in Remembe
 }
 
 // capAuthority applies the key's authority cap to a memory it writes, as
-// the HTTP service does: a memory without an authority gets the cap; one
-// above it is refused, or lowered to it with Options.LowerAuthority.
+// the HTTP service does (auth.Principal.CapAuthority).
 func (t *tools) capAuthority(m *memory.Memory) error {
-	limit := t.p.AuthorityCap()
-	if limit == "" {
-		return nil
-	}
-	if m.SourceAuthority == "" {
-		m.SourceAuthority = limit
-		return nil
-	}
-	if m.SourceAuthority.Rank() > limit.Rank() {
-		if !t.o.LowerAuthority {
-			return fmt.Errorf("forbidden: sourceAuthority: this key may write memories of authority %s at most, not %s", limit, m.SourceAuthority)
-		}
-		m.SourceAuthority = limit
+	if err := t.p.CapAuthority(m, t.o.LowerAuthority); err != nil {
+		return fmt.Errorf("forbidden: %w", err)
 	}
 	return nil
 }

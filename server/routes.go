@@ -66,19 +66,8 @@ func (s *Server) checkWrite(p *auth.Principal, m *memory.Memory) error {
 		return invalid("id", "is assigned by memgate for %s keys (only admin keys may choose ids)", p.Role)
 	}
 	m.UserID = u
-	limit := p.AuthorityCap()
-	if limit == "" {
-		return nil
-	}
-	if m.SourceAuthority == "" {
-		m.SourceAuthority = limit
-		return nil
-	}
-	if m.SourceAuthority.Rank() > limit.Rank() {
-		if !s.o.LowerAuthority {
-			return forbidden("sourceAuthority: this key may write memories of authority %s at most, not %s", limit, m.SourceAuthority)
-		}
-		m.SourceAuthority = limit
+	if err := p.CapAuthority(m, s.o.LowerAuthority); err != nil {
+		return forbidden("%v", err)
 	}
 	return nil
 }
