@@ -23,6 +23,19 @@ type metrics struct {
 	gateScore *prometheus.HistogramVec
 }
 
+// queueLen is implemented by stores with an audit writer queue
+// (store/sqlite).
+type queueLen interface{ AuditQueue() int }
+
+// watchStore adds the gauges of what the store can report.
+func (m *metrics) watchStore(st any) {
+	if q, ok := st.(queueLen); ok {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "memgate_audit_queue", Help: "Audit writes waiting for the store's audit writer.",
+		}, func() float64 { return float64(q.AuditQueue()) }))
+	}
+}
+
 func newMetrics() *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),

@@ -71,6 +71,7 @@ func New(eng *memgate.Engine, keys auth.Store, o Options) *Server {
 		o.Now = time.Now
 	}
 	s := &Server{eng: eng, keys: keys, o: o, mux: http.NewServeMux(), m: newMetrics()}
+	s.m.watchStore(eng.Store())
 	s.routes()
 	return s
 }

@@ -194,3 +194,31 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMetrics: /metrics counts requests by route and status and decisions
+// by decision, reason and task bucket, without a key.
+func TestMetrics(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.call(t, f.alice, "POST", "/v1/memories", map[string]any{"text": "alice prefers aisle seats on flights"})
+	if code, body := f.call(t, f.alice, "POST", "/v1/admit", map[string]any{"context": map[string]any{"taskId": "t"},
+		"query": map[string]any{"text": "book a flight seat"}}); code != 200 {
+		t.Fatalf("admit: %d %v", code, body)
+	}
+	f.call(t, "", "GET", "/v1/memories", nil) // a 401
+	resp, err := http.Get(f.srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{
+		`memgate_http_requests_total{route="POST /v1/memories",status="201"} 1`,
+		`memgate_http_requests_total{route="GET /v1/memories",status="401"} 1`,
+		`memgate_decisions_total{bucket="answer×none",decision="admit",reason="within_policy"} 1`,
+		`memgate_http_request_duration_seconds_count{route="POST /v1/admit"} 1`,
+	} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}

@@ -514,3 +514,12 @@ func (w *auditWriter) close() error {
 	})
 	return w.closeErr
 }
+
+// AuditQueue is how many audit writes (admissions, events) wait for the
+// audit writer now: a gauge for a server's metrics. 0 for a read-only store.
+func (s *Store) AuditQueue() int {
+	if s.audit == nil {
+		return 0
+	}
+	return len(s.audit.reqs)
+}
