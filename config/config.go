@@ -7,6 +7,7 @@
 //
 //	memgate.db, sqlite:memgate.db  the embedded SQLite file (the default)
 //	mem:                           an in-memory store, gone when the engine closes
+//	postgres://user:pw@host/db     a PostgreSQL database (store/postgres)
 //
 // and an index by a name: exact (the default). The environment variables
 // MEMGATE_STORE, MEMGATE_INDEX, MEMGATE_EMBEDDER, MEMGATE_POLICY and
@@ -17,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -29,6 +31,7 @@ import (
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
 	"github.com/memgate/memgate/store/mem"
+	"github.com/memgate/memgate/store/postgres"
 )
 
 // DefaultStore is the store location when none is configured.
@@ -93,14 +96,21 @@ func FromEnv(getenv func(string) string) Config {
 
 // Location is a parsed store location.
 type Location struct {
-	Kind string // "sqlite" or "mem"
-	Path string // the file, for sqlite
+	Kind string // "sqlite", "mem" or "postgres"
+	Path string // the file for sqlite, the URL for postgres
 }
 
-// String renders the location as it would be configured.
+// String renders the location as it would be configured, without a
+// password.
 func (l Location) String() string {
-	if l.Kind == "mem" {
+	switch l.Kind {
+	case "mem":
 		return "mem:"
+	case "postgres":
+		if u, err := url.Parse(l.Path); err == nil {
+			return u.Redacted()
+		}
+		return "postgres://…"
 	}
 	return l.Path
 }
@@ -119,10 +129,12 @@ func ParseStore(s string) (Location, error) {
 			return Location{}, &memory.FieldError{Field: "store", Problem: fmt.Sprintf("%q names no file (want sqlite:PATH)", s)}
 		}
 		return Location{Kind: "sqlite", Path: p}, nil
+	case strings.HasPrefix(s, "postgres://"), strings.HasPrefix(s, "postgresql://"):
+		return Location{Kind: "postgres", Path: s}, nil
 	case strings.Contains(s, "://"):
 		scheme, _, _ := strings.Cut(s, "://")
 		return Location{}, &memory.FieldError{Field: "store", Problem: fmt.Sprintf(
-			"scheme %q is not supported by this build (supported: a file path, sqlite:PATH, mem:)", scheme)}
+			"scheme %q is not supported (supported: a file path, sqlite:PATH, mem:, postgres://)", scheme)}
 	}
 	return Location{Kind: "sqlite", Path: s}, nil
 }
@@ -215,6 +227,19 @@ func (c Config) Open(ctx context.Context) (*memgate.Engine, error) {
 		}
 	}
 	switch loc.Kind {
+	case "postgres":
+		st, err := postgres.OpenWith(ctx, loc.Path, postgres.Options{MustExist: c.Access != Create, ReadOnly: c.Access == Read})
+		if err != nil {
+			if errors.Is(err, memgate.ErrNoStore) {
+				return nil, fmt.Errorf("no store at %s: %w", loc, err)
+			}
+			return nil, err
+		}
+		eng, err := memgate.New(ctx, st, opts)
+		if err != nil {
+			st.Close()
+		}
+		return eng, err
 	case "mem":
 		if c.Access != Create {
 			return nil, fmt.Errorf("store mem: %w (an in-memory store starts empty: only commands that create a store can use it)", ErrNoStore)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memgate/memgate"
@@ -22,7 +23,8 @@ func TestParseStore(t *testing.T) {
 		{"sqlite:///var/m.db", Location{Kind: "sqlite", Path: "/var/m.db"}, false},
 		{"mem:", Location{Kind: "mem"}, false},
 		{"sqlite:", Location{}, true},
-		{"postgres://localhost/memgate", Location{}, true},
+		{"postgres://localhost/memgate", Location{Kind: "postgres", Path: "postgres://localhost/memgate"}, false},
+		{"weaviate://localhost", Location{}, true},
 	}
 	for _, tt := range tests {
 		got, err := ParseStore(tt.in)
@@ -40,7 +42,7 @@ func TestParseStore(t *testing.T) {
 }
 
 func FuzzParseStore(f *testing.F) {
-	for _, s := range []string{"", "m.db", "sqlite:m.db", "mem:", "postgres://x", "sqlite://", "://"} {
+	for _, s := range []string{"", "m.db", "sqlite:m.db", "mem:", "postgres://x", "redis://x", "sqlite://", "://"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -110,5 +112,15 @@ func TestOpen(t *testing.T) {
 	var se *SettingError
 	if _, err := (Config{Store: "mem:", Access: Create, Gate: "/nonexistent.model"}).Open(ctx); !errors.As(err, &se) || se.Setting != "gate" {
 		t.Errorf("missing gate model: %v, want a SettingError for gate", err)
+	}
+}
+
+func TestLocationHidesThePassword(t *testing.T) {
+	loc, err := ParseStore("postgres://memgate:s3cret@127.0.0.1:5432/memgate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(loc.String(), "s3cret") {
+		t.Errorf("%s shows the password", loc)
 	}
 }

@@ -165,6 +165,15 @@ func (e *env) location(cmd *cobra.Command) string {
 	return e.store
 }
 
+// shown is the store's location for messages, without a password.
+func (e *env) shown(cmd *cobra.Command) string {
+	loc, err := config.ParseStore(e.location(cmd))
+	if err != nil {
+		return e.location(cmd)
+	}
+	return loc.String()
+}
+
 func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) (*memgate.Engine, error) {
 	c := config.Config{Store: e.location(cmd), Index: e.index, Embedder: e.embedder, Policy: e.policy, Gate: e.gate}
 	switch access {
@@ -188,7 +197,7 @@ func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) 
 		return nil, fmt.Errorf("--%s: %w", se.Setting, se.Err)
 	}
 	if errors.Is(err, memgate.ErrNoStore) {
-		return nil, fmt.Errorf("no store at %s; create one with `memgate add` or `memgate import`, or check --db", c.Store)
+		return nil, fmt.Errorf("no store at %s; create one with `memgate add` or `memgate import`, or check --db", safe(e.shown(cmd)))
 	}
 	return eng, err
 }

@@ -65,7 +65,7 @@ memgate serve offers the same tools over HTTP at /mcp.`,
 					return fmt.Errorf("%s: %w", from, err)
 				}
 				fmt.Fprintf(e.err, "memgate: MCP on stdio for %s (%s, users %s) on %s\n", safe(p.ID), p.Role,
-					safe(strings.Join(p.Users, ",")), safe(e.location(cmd)))
+					safe(strings.Join(p.Users, ",")), safe(e.shown(cmd)))
 				srv := mcp.NewServer(eng, p, &mcp.Options{LowerAuthority: lower})
 				// The key is checked again before every tool call, as
 				// memgate serve checks it on every request: revoking it

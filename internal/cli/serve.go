@@ -61,7 +61,7 @@ func (e *env) serveCmd() *cobra.Command {
 				}
 				hs := &http.Server{Handler: server.New(eng, keys, o), ReadHeaderTimeout: 10 * time.Second,
 					ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
-				fmt.Fprintf(e.err, "memgate: serving %s on http://%s\n", safe(e.location(cmd)), ln.Addr())
+				fmt.Fprintf(e.err, "memgate: serving %s on http://%s\n", safe(e.shown(cmd)), ln.Addr())
 				done := make(chan error, 1)
 				go func() { done <- hs.Serve(ln) }()
 				select {

@@ -47,7 +47,7 @@ func TestStoreLocation(t *testing.T) {
 	}
 
 	for _, bad := range [][]string{
-		{"--store", "postgres://127.0.0.1/memgate", "stats"},
+		{"--store", "redis://127.0.0.1/memgate", "stats"},
 		{"--store", "sqlite:", "stats"},
 		{"--index", "hnsw", "stats"},
 	} {

@@ -1,0 +1,445 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/store"
+)
+
+// Errors of the store's database, beside the store package's (ErrReadOnly,
+// ErrNoStore, ErrConflict, …), returned wrapped; test with errors.Is.
+var (
+	// ErrUnreachable: the PostgreSQL server could not be reached or
+	// refused the connection (address, credentials, TLS).
+	ErrUnreachable = errors.New("cannot reach the PostgreSQL server")
+	// ErrDiskFull: the server's disk is full; nothing of the write was
+	// stored.
+	ErrDiskFull = errors.New("the PostgreSQL server's disk is full")
+)
+
+// Options control OpenWith. The zero value is Open: create the schema if
+// there is none, and open the store for reading and writing.
+type Options struct {
+	// MustExist refuses to create a store: a database (or schema) without
+	// memgate's tables, or a database that does not exist, fails with an
+	// error wrapping store.ErrNoStore, and nothing is created.
+	MustExist bool
+	// ReadOnly opens an existing store for reading only: every
+	// connection's transactions are read-only (default_transaction_read_only),
+	// so every write fails with an error wrapping store.ErrReadOnly. It
+	// implies MustExist, and a store of an older schema is refused (open
+	// it once writable to upgrade it).
+	ReadOnly bool
+	// MaxConns bounds the connection pool; 0 keeps the URL's
+	// pool_max_conns, or else 16.
+	MaxConns int32
+}
+
+// Store is a memgate store in a PostgreSQL database (the schema first on
+// the connection's search_path). It is safe for concurrent use, also by
+// several processes.
+type Store struct {
+	pool     *pgxpool.Pool
+	display  string
+	readOnly bool
+	// auditLock and memoriesLock are the advisory lock keys of this
+	// store's schema (see lock).
+	auditLock, memoriesLock int64
+}
+
+// Open opens the store at url (postgres://user:password@host:port/db?… or
+// a libpq keyword/value string; pool_max_conns and the like as pgxpool
+// reads them), creating its schema if the database has none and upgrading
+// it if it is older than this build. Several processes may open, and
+// create, the same store at the same time. Open is OpenWith with the zero
+// Options.
+func Open(ctx context.Context, url string) (*Store, error) {
+	return OpenWith(ctx, url, Options{})
+}
+
+// OpenWith opens the store at url as o says; see Options and Open.
+func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
+	if strings.TrimSpace(url) == "" {
+		return nil, errors.New("open store: empty PostgreSQL URL")
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx's message quotes the URL, password included.
+		return nil, fmt.Errorf("open store: the PostgreSQL URL cannot be parsed (want postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+	}
+	s := &Store{display: display(cfg.ConnConfig), readOnly: o.ReadOnly}
+	if o.MaxConns > 0 {
+		cfg.MaxConns = o.MaxConns
+	} else if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = 16
+	}
+	if o.ReadOnly {
+		if cfg.ConnConfig.RuntimeParams == nil {
+			cfg.ConnConfig.RuntimeParams = map[string]string{}
+		}
+		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("open store %s: %w", s.display, describe(err))
+	}
+	if err := s.open(ctx, o.MustExist || o.ReadOnly); err != nil {
+		s.pool.Close()
+		return nil, fmt.Errorf("open store %s: %w", s.display, describe(err))
+	}
+	return s, nil
+}
+
+// display is where the store is, for messages: never the password.
+func display(c *pgx.ConnConfig) string {
+	host := c.Host
+	if strings.HasPrefix(host, "/") {
+		host = "[" + host + "]"
+	}
+	return fmt.Sprintf("postgres://%s@%s:%d/%s", c.User, host, c.Port, c.Database)
+}
+
+// Path is where the store is (the URL without its password), for display.
+func (s *Store) Path() string { return s.display }
+
+// ReadOnly reports whether the store was opened read-only.
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// Close closes the connection pool, waiting for the connections in use to
+// be released. Closing a closed store does nothing.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// Pool is the store's connection pool, for tools and tests that need the
+// database itself.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// lockKey is the advisory lock key of name in schema: advisory locks are
+// per database, and each schema of a database may hold a store.
+func lockKey(schema, name string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("memgate\x00" + schema + "\x00" + name))
+	return int64(h.Sum64())
+}
+
+// open checks the connection, brings the schema up to date and computes the
+// store's lock keys.
+func (s *Store) open(ctx context.Context, mustExist bool) error {
+	var schema *string
+	if err := s.pool.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return err
+	}
+	if schema == nil {
+		return errors.New("no schema to create memgate's tables in: the search_path names no schema that exists")
+	}
+	s.auditLock, s.memoriesLock = lockKey(*schema, "audit"), lockKey(*schema, "memories")
+	return s.migrate(ctx, *schema, mustExist)
+}
+
+// schemaState is what the database holds of memgate's schema.
+type schemaState struct {
+	migrations bool // a schema_migrations table exists
+	foreign    bool // without it, a memories table does: not memgate's
+	version    int
+}
+
+func readSchema(ctx context.Context, q pgxQuerier, schema string) (schemaState, error) {
+	var sc schemaState
+	err := q.QueryRow(ctx, `SELECT
+		EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'schema_migrations'),
+		EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'memories')`, schema).Scan(&sc.migrations, &sc.foreign)
+	if err != nil || !sc.migrations {
+		return sc, err
+	}
+	sc.foreign = false
+	err = q.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&sc.version)
+	return sc, err
+}
+
+// check refuses a schema this build cannot use.
+func (sc schemaState) check(schema string, mustExist bool) error {
+	switch {
+	case sc.foreign:
+		return fmt.Errorf("not a memgate store: schema %q has a memories table but no schema_migrations", schema)
+	case sc.version > len(migrations):
+		return fmt.Errorf("store schema v%d was written by a newer memgate; this build reads up to v%d", sc.version, len(migrations))
+	case mustExist && sc.version == 0:
+		return fmt.Errorf("schema %q: %w", schema, store.ErrNoStore)
+	}
+	return nil
+}
+
+// pgxQuerier is what reads need of a pool, a connection or a transaction.
+type pgxQuerier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+// migrate brings the schema up to date, each migration recorded in
+// schema_migrations, all in one transaction. Several processes may do it at
+// once: the transaction first takes an advisory lock, and the schema is read
+// again under it, so the one that waited sees what the other created and
+// does nothing.
+func (s *Store) migrate(ctx context.Context, schema string, mustExist bool) error {
+	sc, err := readSchema(ctx, s.pool, schema)
+	if err != nil {
+		return err
+	}
+	if err := sc.check(schema, mustExist); err != nil {
+		return err
+	}
+	if sc.version == len(migrations) {
+		return nil
+	}
+	if s.readOnly {
+		return fmt.Errorf("its schema v%d is older than this memgate's v%d, and a store opened read-only is not upgraded: %w; "+
+			"open it once writable (any memgate command that writes upgrades it)", sc.version, len(migrations), store.ErrReadOnly)
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", lockKey(schema, "migrate")); err != nil {
+			return err
+		}
+		if sc, err = readSchema(ctx, tx, schema); err != nil {
+			return err
+		}
+		if err := sc.check(schema, mustExist); err != nil {
+			return err
+		}
+		if !sc.migrations {
+			if _, err := tx.Exec(ctx, `CREATE TABLE schema_migrations (
+				version    int4 PRIMARY KEY,
+				applied_at timestamptz NOT NULL DEFAULT now()
+			)`); err != nil {
+				return fmt.Errorf("create schema_migrations: %w", err)
+			}
+		}
+		for v := sc.version; v < len(migrations); v++ {
+			if _, err := tx.Exec(ctx, migrations[v]); err != nil {
+				return fmt.Errorf("migrate schema to v%d: %w", v+1, err)
+			}
+			if _, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version) VALUES ($1)", v+1); err != nil {
+				return fmt.Errorf("migrate schema to v%d: %w", v+1, err)
+			}
+		}
+		return nil
+	})
+}
+
+// SchemaVersion is the schema version of the open store.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.pool.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v)
+	return v, describe(err)
+}
+
+// lockKind names an advisory lock a write takes first (see write).
+type lockKind int
+
+const (
+	noLock lockKind = iota
+	// auditLock is held by every write that appends to the audit trail
+	// (and so by revocations, forgettings and verdicts): sequence numbers
+	// are allocated under it, so the trail commits in sequence order and
+	// a reader that continues After a sequence number never misses an
+	// event committed later with a smaller one.
+	auditLock
+	// memoriesLock is held by inserts (and SetIdentity), for the same
+	// reason: a List cursor never skips a memory committed later.
+	memoriesLock
+)
+
+// write runs fn in one transaction and commits it, after taking the
+// advisory lock lk. A deadlock or serialization failure the server reports
+// is retried a few times; fn must be safe to run again.
+func (s *Store) write(ctx context.Context, what string, lk lockKind, fn func(pgx.Tx) error) error {
+	var err error
+	for attempt := 0; ; attempt++ {
+		err = s.writeOnce(ctx, lk, fn)
+		if err == nil {
+			return nil
+		}
+		var pe *pgconn.PgError
+		if attempt < 3 && errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001") && ctx.Err() == nil {
+			time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+			continue
+		}
+		return fmt.Errorf("%s: %w", what, describe(err))
+	}
+}
+
+func (s *Store) writeOnce(ctx context.Context, lk lockKind, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		switch lk {
+		case auditLock:
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.auditLock); err != nil {
+				return err
+			}
+		case memoriesLock:
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.memoriesLock); err != nil {
+				return err
+			}
+		}
+		return fn(tx)
+	})
+}
+
+// describe turns the server's and the driver's errors about the database
+// (rather than about a request) into a sentence that wraps one of the
+// errors callers test for. Other errors are returned as they are.
+func describe(err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, known := range []error{store.ErrReadOnly, store.ErrNoStore, store.ErrConflict, ErrDiskFull, ErrUnreachable} {
+		if errors.Is(err, known) {
+			return err // described already
+		}
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch {
+		case pe.Code == "25006": // read_only_sql_transaction
+			return fmt.Errorf("%w: nothing was written (PostgreSQL: %w)", store.ErrReadOnly, err)
+		case pe.Code == "53100": // disk_full
+			return fmt.Errorf("%w: nothing was written; free some space on the server and retry (PostgreSQL: %w)", ErrDiskFull, err)
+		case pe.Code == "23505": // unique_violation
+			return fmt.Errorf("%w: %w", store.ErrConflict, err)
+		case pe.Code == "3D000", pe.Code == "3F000": // invalid_catalog_name, invalid_schema_name
+			return fmt.Errorf("%w: %w", store.ErrNoStore, err)
+		case pe.Code == "42501": // insufficient_privilege
+			return fmt.Errorf("the PostgreSQL role may not do this; memgate's role must own its database or schema (PostgreSQL: %w)", err)
+		case pe.Code == "28000", pe.Code == "28P01", strings.HasPrefix(pe.Code, "08"), pe.Code == "57P03":
+			return fmt.Errorf("%w: %w", ErrUnreachable, err)
+		}
+		return err
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("%w: %w", ErrUnreachable, err)
+	}
+	return err
+}
+
+// Identity returns the embedder identity recorded in the store, and false if
+// none is recorded yet (a new store).
+func (s *Store) Identity(ctx context.Context) (embed.Identity, bool, error) {
+	var name, dim *string
+	err := s.pool.QueryRow(ctx, `SELECT
+		(SELECT value FROM meta WHERE key = 'embedder_name'),
+		(SELECT value FROM meta WHERE key = 'embedder_dim')`).Scan(&name, &dim)
+	if err != nil {
+		return embed.Identity{}, false, fmt.Errorf("read embedder identity: %w", describe(err))
+	}
+	if name == nil || *name == "" {
+		return embed.Identity{}, false, nil
+	}
+	d := 0
+	if dim != nil {
+		d, _ = strconv.Atoi(*dim)
+	}
+	if d <= 0 {
+		return embed.Identity{}, false, fmt.Errorf("read embedder identity: corrupt dimension %q", deref(dim))
+	}
+	return embed.Identity{Name: *name, Dim: d}, true, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// SetIdentity records the embedder identity of a store that has none. It
+// fails if a different identity is already recorded.
+func (s *Store) SetIdentity(ctx context.Context, id embed.Identity) error {
+	return s.write(ctx, "record embedder identity", memoriesLock, func(tx pgx.Tx) error {
+		var name, dim *string
+		if err := tx.QueryRow(ctx, `SELECT
+			(SELECT value FROM meta WHERE key = 'embedder_name'),
+			(SELECT value FROM meta WHERE key = 'embedder_dim')`).Scan(&name, &dim); err != nil {
+			return err
+		}
+		if name != nil {
+			d, _ := strconv.Atoi(deref(dim))
+			if *name == id.Name && d == id.Dim {
+				return nil
+			}
+			return fmt.Errorf("store already records embedder %s", embed.Identity{Name: *name, Dim: d})
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO meta (key, value) VALUES ('embedder_name', $1), ('embedder_dim', $2)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, id.Name, strconv.Itoa(id.Dim))
+		return err
+	})
+}
+
+// Check verifies, cheaply, what the schema does not enforce by itself: the
+// schema version, the audit trail's triggers, no id both stored and
+// forgotten, lineage links that name no memory at all, and review items
+// linked to a search event. It reads indexes and small tables; it is no
+// substitute for PostgreSQL's own checks (amcheck) of its files.
+func (s *Store) Check(ctx context.Context) error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	v, err := s.SchemaVersion(ctx)
+	if err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	if v != len(migrations) {
+		bad("schema v%d, want v%d", v, len(migrations))
+	}
+	var triggers int
+	var bothID, danglingLink *string
+	var badItem *int64
+	err = s.pool.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM pg_trigger WHERE tgrelid = 'audit_events'::regclass AND NOT tgisinternal AND tgenabled <> 'D'),
+		(SELECT m.id FROM memories m JOIN tombstones t ON t.id = m.id LIMIT 1),
+		(SELECT l.source_id FROM lineage l WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = l.source_id)
+			AND NOT EXISTS (SELECT 1 FROM tombstones t WHERE t.id = l.source_id) LIMIT 1),
+		(SELECT q.seq FROM quarantine q WHERE NOT EXISTS
+			(SELECT 1 FROM audit_events e WHERE e.seq = q.search_id AND e.kind = 'search') LIMIT 1)`).
+		Scan(&triggers, &bothID, &danglingLink, &badItem)
+	if err != nil {
+		return fmt.Errorf("integrity check: %w", describe(err))
+	}
+	if triggers < 2 {
+		bad("the audit trail's append-only triggers are missing or disabled (%d of 2)", triggers)
+	}
+	if bothID != nil {
+		bad("memory %s is both stored and forgotten", *bothID)
+	}
+	if danglingLink != nil {
+		bad("a lineage link names %s, neither stored nor forgotten", *danglingLink)
+	}
+	if badItem != nil {
+		bad("review item %d is not linked to a search event", *badItem)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	return nil
+}
+
+// Vacuum asks PostgreSQL to reclaim the space of deleted rows now, rather
+// than when autovacuum gets to it: after Forget, the deleted row (its text
+// and vector) stays in the table's file as a dead tuple until a vacuum
+// removes it. See the package documentation for what still keeps it after.
+func (s *Store) Vacuum(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, "VACUUM (ANALYZE) memories, lineage, supersessions"); err != nil {
+		return fmt.Errorf("vacuum: %w", describe(err))
+	}
+	return nil
+}
