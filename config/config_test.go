@@ -124,3 +124,36 @@ func TestLocationHidesThePassword(t *testing.T) {
 		t.Errorf("%s shows the password", loc)
 	}
 }
+
+func TestParseFile(t *testing.T) {
+	f, err := ParseFile([]byte("store: sqlite:m.db\ngate: g.model\ndurableAudit: true\nserve:\n  addr: 127.0.0.1:9000\n  maxBodyBytes: 1024\n  drain: 5s\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Store != "sqlite:m.db" || f.Gate != "g.model" || !f.DurableAudit || f.Serve.Addr != "127.0.0.1:9000" ||
+		f.Serve.MaxBodyBytes != 1024 || f.Serve.Drain.Seconds() != 5 {
+		t.Errorf("ParseFile = %+v", f)
+	}
+	for _, bad := range []string{
+		"stroe: m.db\n",                  // a typo
+		"serve:\n  maxBatch: -1\n",       // out of range
+		"store: redis://x\n",             // unsupported
+		"store: [1, 2]\n",                // wrong type
+		"serve:\n  addr: x\n  addr: y\n", // repeated
+	} {
+		if _, err := ParseFile([]byte(bad)); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if f, err := ParseFile(nil); err != nil || f != (File{}) {
+		t.Errorf("empty file: %+v %v", f, err)
+	}
+}
+
+func FuzzParseFile(f *testing.F) {
+	f.Add([]byte("store: m.db\nserve:\n  addr: 127.0.0.1:8080\n"))
+	f.Add([]byte(`{"store": "mem:", "serve": {"maxBatch": 5}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ParseFile(data) // must not panic
+	})
+}

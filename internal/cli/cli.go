@@ -31,6 +31,8 @@ type env struct {
 	db       string // --db, kept for compatibility: the same as --store PATH
 	store    string // --store, MEMGATE_STORE: a store location (see package config)
 	index    string // --index, MEMGATE_INDEX
+	config   string // --config, MEMGATE_CONFIG: a configuration file (config.File)
+	file     *config.File
 	embedder string
 	policy   string
 	gate     string   // gate model file (--gate, MEMGATE_GATE); "" for the built-in model
@@ -89,6 +91,8 @@ admission decides what may enter a model's context.`,
 	root.PersistentFlags().StringVar(&e.store, "store", os.Getenv(config.EnvStore),
 		"store location: a SQLite file path, sqlite:PATH or mem: (default: $"+config.EnvStore+", else --db)")
 	root.PersistentFlags().StringVar(&e.index, "index", os.Getenv(config.EnvIndex), "candidate index: exact (default: $"+config.EnvIndex+", else exact)")
+	root.PersistentFlags().StringVar(&e.config, "config", os.Getenv(config.EnvConfig),
+		"configuration file (YAML or JSON: store, index, embedder, policy, gate, durableAudit, serve: {addr, maxBodyBytes, maxBatch, lowerAuthority, drain}); flags and the environment win over it (default: $"+config.EnvConfig+")")
 	root.PersistentFlags().StringVar(&e.embedder, "embedder", "builtin",
 		"embedder: builtin (offline) or openai (any OpenAI-compatible server; configured by "+openai.EnvBaseURL+", "+openai.EnvModel+", "+openai.EnvAPIKey+")")
 	root.PersistentFlags().StringVar(&e.policy, "policy", "", "policy file (YAML or JSON) with operator rules; default: built-in rules only")
@@ -153,16 +157,44 @@ func accessOf(cmd *cobra.Command) storeAccess {
 	return storeAccesses[path]
 }
 
+// configFile is the configuration file's content, read once; the zero File
+// when there is none.
+func (e *env) configFile() (config.File, error) {
+	if e.file == nil {
+		f := config.File{}
+		if e.config != "" {
+			var err error
+			if f, err = config.LoadFile(e.config); err != nil {
+				return config.File{}, err
+			}
+		}
+		e.file = &f
+	}
+	return *e.file, nil
+}
+
+// changed reports whether the flag name was given on the command line.
+func changed(cmd *cobra.Command, name string) bool {
+	f := cmd.Flags().Lookup(name)
+	return f != nil && f.Changed
+}
+
 // location is the store the command line names: --store, else --db when
-// given, else $MEMGATE_STORE, else --db's default.
+// given, else $MEMGATE_STORE, else the configuration file's, else --db's
+// default.
 func (e *env) location(cmd *cobra.Command) string {
-	if f := cmd.Flags().Lookup("store"); f != nil && f.Changed {
+	switch {
+	case changed(cmd, "store"):
+		return e.store
+	case changed(cmd, "db"):
+		return e.db
+	case e.store != "":
 		return e.store
 	}
-	if f := cmd.Flags().Lookup("db"); (f != nil && f.Changed) || e.store == "" {
-		return e.db
+	if f, err := e.configFile(); err == nil && f.Store != "" {
+		return f.Store
 	}
-	return e.store
+	return e.db
 }
 
 // shown is the store's location for messages, without a password.
@@ -175,7 +207,24 @@ func (e *env) shown(cmd *cobra.Command) string {
 }
 
 func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) (*memgate.Engine, error) {
-	c := config.Config{Store: e.location(cmd), Index: e.index, Embedder: e.embedder, Policy: e.policy, Gate: e.gate}
+	file, err := e.configFile()
+	if err != nil {
+		return nil, err
+	}
+	c := config.Config{Store: e.location(cmd), Index: e.index, Embedder: e.embedder, Policy: e.policy, Gate: e.gate,
+		DurableAudit: file.DurableAudit}
+	if c.Index == "" {
+		c.Index = file.Index
+	}
+	if !changed(cmd, "embedder") && file.Embedder != "" {
+		c.Embedder = file.Embedder
+	}
+	if c.Policy == "" {
+		c.Policy = file.Policy
+	}
+	if c.Gate == "" {
+		c.Gate = file.Gate
+	}
 	switch access {
 	case createStore:
 		c.Access = config.Create

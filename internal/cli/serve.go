@@ -42,6 +42,28 @@ func (e *env) serveCmd() *cobra.Command {
 		Short: "Serve the engine over HTTP (/v1, /metrics, /healthz) to callers with API keys (see memgate keys)",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			file, err := e.configFile()
+			if err != nil {
+				return err
+			}
+			// The configuration file's serve settings, where no flag
+			// gave one.
+			fs := file.Serve
+			if !changed(cmd, "addr") && fs.Addr != "" {
+				addr = fs.Addr
+			}
+			if !changed(cmd, "max-body") && fs.MaxBodyBytes > 0 {
+				o.MaxBodyBytes = fs.MaxBodyBytes
+			}
+			if !changed(cmd, "max-batch") && fs.MaxBatch > 0 {
+				o.MaxBatch = fs.MaxBatch
+			}
+			if !changed(cmd, "lower-authority") && fs.LowerAuthority {
+				o.LowerAuthority = true
+			}
+			if !changed(cmd, "drain") && fs.Drain > 0 {
+				drain = fs.Drain
+			}
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return usageError{fmt.Errorf("--addr %q: %v", addr, err)}
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +56,35 @@ func TestStoreLocation(t *testing.T) {
 		if r.code != 2 || !strings.Contains(r.stderr, bad[0]+":") {
 			t.Errorf("memgate %v = %d %q, want a usage error naming %s", bad, r.code, r.stderr, bad[0])
 		}
+	}
+}
+
+// TestConfigFile: a configuration file names the store (and the rest);
+// flags and the environment win over it; a bad file is an error naming it.
+func TestConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(config.EnvStore, "")
+	fileStore := filepath.Join(dir, "file.db")
+	cfg := filepath.Join(dir, "memgate.yaml")
+	if err := os.WriteFile(cfg, []byte("store: sqlite:"+fileStore+"\nserve:\n  addr: 127.0.0.1:0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, "", "--config", cfg, "add", "--user", "alex", "--id", "c1", "kept where the file says"); r.code != 0 {
+		t.Fatalf("add: %d %s", r.code, r.stderr)
+	}
+	if r := run(t, "", "--db", fileStore, "get", "c1"); r.code != 0 {
+		t.Errorf("the memory is not in the file's store: %d %s", r.code, r.stderr)
+	}
+	flagStore := filepath.Join(dir, "flag.db")
+	if r := run(t, "", "--config", cfg, "--db", flagStore, "add", "--user", "alex", "--id", "c2", "the flag wins"); r.code != 0 {
+		t.Fatalf("add with --db: %d %s", r.code, r.stderr)
+	}
+	if r := run(t, "", "--db", fileStore, "get", "c2"); r.code != 1 {
+		t.Errorf("--db did not win over the file: %d", r.code)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("stroe: x.db\n"), 0o600)
+	if r := run(t, "", "--config", bad, "stats"); r.code != 1 || !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "stroe") {
+		t.Errorf("a bad config file: %d %q", r.code, r.stderr)
 	}
 }

@@ -1,0 +1,85 @@
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/goccy/go-yaml"
+)
+
+// EnvConfig names the configuration file when no --config flag does.
+const EnvConfig = "MEMGATE_CONFIG"
+
+// File is a configuration file (YAML or JSON): the engine's settings and
+// the server's limits. Settings given by flags or the environment win over
+// the file's.
+//
+//	store: postgres://memgate@127.0.0.1/memgate
+//	policy: policy.yaml
+//	serve:
+//	  addr: 127.0.0.1:8080
+//	  maxBodyBytes: 4194304
+type File struct {
+	Store        string `yaml:"store" json:"store"`
+	Index        string `yaml:"index" json:"index"`
+	Embedder     string `yaml:"embedder" json:"embedder"`
+	Policy       string `yaml:"policy" json:"policy"`
+	Gate         string `yaml:"gate" json:"gate"`
+	DurableAudit bool   `yaml:"durableAudit" json:"durableAudit"`
+	Serve        Serve  `yaml:"serve" json:"serve"`
+}
+
+// Serve is the server's part of a configuration file.
+type Serve struct {
+	Addr           string        `yaml:"addr" json:"addr"`
+	MaxBodyBytes   int64         `yaml:"maxBodyBytes" json:"maxBodyBytes"`
+	MaxBatch       int           `yaml:"maxBatch" json:"maxBatch"`
+	LowerAuthority bool          `yaml:"lowerAuthority" json:"lowerAuthority"`
+	Drain          time.Duration `yaml:"drain" json:"drain"`
+}
+
+// LoadFile reads a configuration file. Unknown keys are errors (a typo must
+// not silently leave a default), and so are values out of range.
+func LoadFile(path string) (File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return File{}, fmt.Errorf("config file: %w", err)
+	}
+	f, err := ParseFile(data)
+	if err != nil {
+		return File{}, fmt.Errorf("config file %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// ParseFile parses the content of a configuration file.
+func ParseFile(data []byte) (File, error) {
+	var f File
+	if len(bytes.TrimSpace(data)) == 0 {
+		return f, nil
+	}
+	if err := yaml.NewDecoder(bytes.NewReader(data), yaml.Strict(), yaml.DisallowUnknownField()).Decode(&f); err != nil {
+		return File{}, fmt.Errorf("%s", yaml.FormatError(err, false, true))
+	}
+	if f.Store != "" {
+		if _, err := ParseStore(f.Store); err != nil {
+			return File{}, err
+		}
+	}
+	if f.Index != "" {
+		if _, err := NewIndex(f.Index); err != nil {
+			return File{}, err
+		}
+	}
+	switch {
+	case f.Serve.MaxBodyBytes < 0:
+		return File{}, fmt.Errorf("serve.maxBodyBytes: %d is negative", f.Serve.MaxBodyBytes)
+	case f.Serve.MaxBatch < 0:
+		return File{}, fmt.Errorf("serve.maxBatch: %d is negative", f.Serve.MaxBatch)
+	case f.Serve.Drain < 0:
+		return File{}, fmt.Errorf("serve.drain: %s is negative", f.Serve.Drain)
+	}
+	return f, nil
+}
