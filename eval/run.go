@@ -18,6 +18,7 @@ import (
 	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/index/exact"
 	"github.com/memgate/memgate/inject"
+	"github.com/memgate/memgate/lineage"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
 	"github.com/memgate/memgate/store/mem"
@@ -256,13 +257,25 @@ func Prepare(ctx context.Context, c *Case, now time.Time, emb *embed.Builtin) (*
 	if p.Candidates, err = memgate.PrepareCandidates(gcs); err != nil {
 		return nil, err
 	}
-	forgottenDesc := descendants(p.Memories, func(m *memory.Memory) bool { return p.Forgotten[m.ID] })
+	// Lineage as a store holds it after the events: a forgotten memory is a
+	// tombstone that keeps the links naming it but loses its own, and its
+	// descendants are derived from a forgotten memory (package lineage, the
+	// one definition every store uses).
+	nodes := make(map[string]lineage.Node, len(p.Memories))
+	for i := range p.Memories {
+		m := &p.Memories[i]
+		if p.Forgotten[m.ID] {
+			nodes[m.ID] = lineage.Node{UserID: m.UserID, Forgotten: true}
+		} else {
+			nodes[m.ID] = lineage.Node{UserID: m.UserID, Authority: m.SourceAuthority, Revoked: m.Revoked, Refs: m.LineageRefs}
+		}
+	}
+	lookup := func(id string) (lineage.Node, bool) { n, ok := nodes[id]; return n, ok }
 	for i := range p.Candidates {
 		cd := &p.Candidates[i]
 		cd.Query, cd.QueryVector, cd.Vector = c.Query, vecs[0], vecs[i+1]
-		if forgottenDesc[cd.Memory.ID] {
-			cd.Lineage.ForgottenAncestors = append(cd.Lineage.ForgottenAncestors, "(forgotten)")
-		}
+		m := &cd.Memory
+		cd.Lineage = lineage.Of(m, lineage.Ancestors(m.ID, m.UserID, m.LineageRefs, lookup))
 	}
 	return p, nil
 }
