@@ -9,7 +9,8 @@
 //	mem:                           an in-memory store, gone when the engine closes
 //	postgres://user:pw@host/db     a PostgreSQL database (store/postgres)
 //
-// and an index by a name: exact (the default). The environment variables
+// and an index by a name: exact (the default), or weaviate://HOST:PORT for a
+// Weaviate server (index/weaviate). The environment variables
 // MEMGATE_STORE, MEMGATE_INDEX, MEMGATE_EMBEDDER, MEMGATE_POLICY and
 // MEMGATE_GATE give the same settings (see FromEnv).
 package config
@@ -28,6 +29,7 @@ import (
 	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/index/exact"
+	"github.com/memgate/memgate/index/weaviate"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
 	"github.com/memgate/memgate/store/mem"
@@ -141,11 +143,17 @@ func ParseStore(s string) (Location, error) {
 
 // NewIndex returns the index constructor that name selects.
 func NewIndex(name string) (func(dim int) index.Index, error) {
-	switch name {
-	case "", "exact":
+	switch {
+	case name == "" || name == "exact":
 		return func(dim int) index.Index { return exact.New(dim) }, nil
+	case weaviate.IsURL(name):
+		if err := weaviate.CheckURL(name); err != nil {
+			return nil, &memory.FieldError{Field: "index", Problem: err.Error()}
+		}
+		return weaviate.Constructor(name), nil
 	}
-	return nil, &memory.FieldError{Field: "index", Problem: fmt.Sprintf("%q is not supported by this build (supported: exact)", name)}
+	return nil, &memory.FieldError{Field: "index", Problem: fmt.Sprintf(
+		"%q is not supported by this build (supported: exact, weaviate://HOST:PORT[?grpc=PORT&class=NAME])", name)}
 }
 
 // NewEmbedder returns the embedder that name selects.

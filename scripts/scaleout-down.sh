@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # scaleout-down.sh DIR: stop what scripts/scaleout-up.sh DIR started: the
-# PostgreSQL cluster whose data is in DIR/postgres/data, and nothing else
-# (pg_ctl stop on that data directory). The data stays in DIR; remove DIR to
-# drop it. Stopping a DIR whose cluster is not running does nothing.
+# Weaviate server whose pid is in DIR/weaviate/pid (SIGTERM, then SIGKILL
+# after 30 seconds; only if that pid is still a weaviate-server) and the
+# PostgreSQL cluster whose data is in DIR/postgres/data (pg_ctl stop on that
+# data directory), and nothing else. The data stays in DIR; remove DIR to
+# drop it. Stopping a DIR whose servers are not running does nothing.
 set -euo pipefail
 
 die() { echo "scaleout-down: $*" >&2; exit 1; }
@@ -10,6 +12,31 @@ die() { echo "scaleout-down: $*" >&2; exit 1; }
 [ $# -eq 1 ] && [ -n "$1" ] || die "usage: scaleout-down.sh DIR"
 [ -d "$1" ] || die "$1 is not a directory"
 dir=$(cd "$1" && pwd -P)
+
+# Weaviate: the one process whose pid scaleout-up.sh recorded.
+wvpidfile="$dir/weaviate/pid"
+if [ -f "$wvpidfile" ]; then
+  pid=$(cat "$wvpidfile")
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null &&
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q weaviate-server; then
+    echo "scaleout-down: stopping Weaviate (pid $pid)" >&2
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 60); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.5
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "scaleout-down: Weaviate (pid $pid) did not stop in 30s; killing it" >&2
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  else
+    echo "scaleout-down: Weaviate (pid ${pid:-?}) is not running" >&2
+  fi
+  rm -f "$wvpidfile"
+else
+  echo "scaleout-down: no Weaviate started in $dir/weaviate" >&2
+fi
+
 pgbin=${PGBIN:-/usr/lib/postgresql/15/bin}
 data="$dir/postgres/data"
 

@@ -3,7 +3,8 @@
 # and print, on standard output, the shell lines that point memgate (and its
 # tests) at them:
 #
-#   eval "$(bash scripts/scaleout-up.sh "$dir")"   # sets MEMGATE_STORE, MEMGATE_TEST_POSTGRES
+#   eval "$(bash scripts/scaleout-up.sh "$dir")"   # sets MEMGATE_STORE, MEMGATE_TEST_POSTGRES,
+#                                                  # MEMGATE_INDEX, MEMGATE_TEST_WEAVIATE
 #   ...
 #   bash scripts/scaleout-down.sh "$dir"            # stops exactly what this started
 #
@@ -15,12 +16,24 @@
 # postgres OS user, which gets DIR. If the binaries are missing and this runs
 # as root where apt-get exists, it installs postgresql-15.
 #
-# Weaviate (the scale-out index) is left out for now: no MEMGATE_INDEX line
-# is printed, and the index stays the default (exact, in memory).
+# Weaviate 1.35 (the scale-out index): the weaviate-server binary
+# ($WEAVIATE_BIN, default $HOME/go/bin/weaviate-server; if it is missing,
+# it is built with `go install
+# github.com/weaviate/weaviate/cmd/weaviate-server@v1.35.2`, about ten
+# minutes cold), one node listening for REST on 127.0.0.1, with its data in
+# DIR/weaviate/data, anonymous access, no vectorizer, no telemetry, and every
+# port it opens (REST, gRPC, gossip, data, Raft, Raft RPC) a free one; its pid
+# is kept in DIR/weaviate/pid for scaleout-down.sh. Weaviate 1.35.2 binds
+# two of those ports, gRPC and the cluster data (internal API) port, on all
+# interfaces (its code listens on ":PORT"; no setting changes that), and
+# access is anonymous: on a host reachable from others, firewall them. It
+# prints MEMGATE_INDEX
+# (weaviate://127.0.0.1:PORT?grpc=GRPCPORT) and MEMGATE_TEST_WEAVIATE
+# (http://127.0.0.1:PORT?grpc=GRPCPORT).
 #
-# Running it again on a DIR whose cluster is running prints the same lines;
-# on a DIR whose cluster was stopped, it starts it again. Everything but the
-# export lines goes to standard error.
+# Running it again on a DIR whose servers are running prints the same lines;
+# on a DIR whose servers were stopped, it starts them again. Everything but
+# the export lines goes to standard error.
 set -euo pipefail
 
 die() { echo "scaleout-up: $*" >&2; exit 1; }
@@ -96,9 +109,9 @@ if [ -f "$envfile" ] && [ -f "$data/PG_VERSION" ]; then
     start || die "could not start PostgreSQL; see $logfile"
   fi
   wait_ready "$port"
-  cat "$envfile"
-  exit 0
+  pg_reused=yes
 fi
+if [ -z "${pg_reused:-}" ]; then
 [ ! -e "$data" ] || die "$data exists but was not made by this script; use another DIR"
 
 mkdir -p "$pg" "$run"
@@ -152,9 +165,138 @@ EOF
 url="postgres://memgate:$userpw@127.0.0.1:$port/memgate?sslmode=disable"
 {
   echo "# PostgreSQL in $data (127.0.0.1:$port); stop it with scripts/scaleout-down.sh $dir"
-  echo "# Weaviate is not started yet: MEMGATE_INDEX stays the default (exact)."
   echo "export MEMGATE_STORE='$url'"
   echo "export MEMGATE_TEST_POSTGRES='$url'"
 } >"$envfile"
 chmod 600 "$envfile"
-cat "$envfile"
+fi
+
+# --- Weaviate ---------------------------------------------------------------
+
+wvbin=${WEAVIATE_BIN:-$HOME/go/bin/weaviate-server}
+wvversion=v1.35.2
+wv="$dir/weaviate"
+wvdata="$wv/data"
+wvpidfile="$wv/pid"
+wvlog="$wv/weaviate.log"
+wvenv="$wv/env"
+
+if [ ! -x "$wvbin" ]; then
+  command -v go >/dev/null 2>&1 || die "no weaviate-server at $wvbin and no go to build it (set WEAVIATE_BIN)"
+  log "building weaviate-server $wvversion into $(dirname "$wvbin") (go install; ~10 minutes cold)"
+  GOBIN=$(dirname "$wvbin") go install "github.com/weaviate/weaviate/cmd/weaviate-server@$wvversion" >&2 \
+    || die "go install weaviate-server@$wvversion failed"
+  [ -x "$wvbin" ] || die "go install did not produce $wvbin"
+fi
+
+# wv_alive reports whether the pid in DIR/weaviate/pid is a running
+# weaviate-server (not some other process that reused the pid).
+wv_alive() {
+  local pid
+  [ -f "$wvpidfile" ] || return 1
+  pid=$(cat "$wvpidfile")
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q weaviate-server
+}
+
+wv_ready() {
+  curl -fsS -o /dev/null --max-time 2 "http://127.0.0.1:$1/v1/.well-known/ready" 2>/dev/null
+}
+
+# wv_start starts weaviate-server on the ports in DIR/weaviate/ports and
+# waits until it is ready; it fails if the server exits first (a port taken
+# meanwhile, say) or is not ready within two minutes.
+wv_start() {
+  # shellcheck disable=SC1090
+  . "$wv/ports"
+  log "starting Weaviate on 127.0.0.1:$http_port (gRPC $grpc_port)"
+  # Quote nothing from the environment into the server: it gets only what
+  # it needs, plus PATH and HOME.
+  nohup env -i PATH="$PATH" HOME="$HOME" \
+    PERSISTENCE_DATA_PATH="$wvdata" \
+    AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
+    DEFAULT_VECTORIZER_MODULE=none \
+    ENABLE_MODULES= \
+    DISABLE_TELEMETRY=true \
+    GO_PROFILING_DISABLE=true \
+    PROMETHEUS_MONITORING_ENABLED=false \
+    QUERY_DEFAULTS_LIMIT=25 \
+    QUERY_MAXIMUM_RESULTS=10000 \
+    CLUSTER_HOSTNAME=node1 \
+    CLUSTER_ADVERTISE_ADDR=127.0.0.1 \
+    CLUSTER_BIND_ADDR=127.0.0.1 \
+    CLUSTER_GOSSIP_BIND_PORT="$gossip_port" \
+    CLUSTER_DATA_BIND_PORT="$data_port" \
+    RAFT_PORT="$raft_port" \
+    RAFT_INTERNAL_RPC_PORT="$raft_rpc_port" \
+    RAFT_BOOTSTRAP_EXPECT=1 \
+    RAFT_JOIN=node1 \
+    GRPC_PORT="$grpc_port" \
+    "$wvbin" --host 127.0.0.1 --port "$http_port" --scheme http \
+    >>"$wvlog" 2>&1 </dev/null &
+  local pid=$! i
+  echo "$pid" >"$wvpidfile"
+  for i in $(seq 1 240); do
+    # Not wv_alive: until nohup and env have exec'd, the pid's command
+    # line is theirs.
+    if ! kill -0 "$pid" 2>/dev/null; then
+      return 1
+    fi
+    if wv_ready "$http_port"; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  return 1
+}
+
+mkdir -p "$wv" "$wvdata"
+chmod 700 "$wv"
+if wv_alive; then
+  # shellcheck disable=SC1090
+  . "$wv/ports"
+  for i in $(seq 1 240); do wv_ready "$http_port" && break; sleep 0.5; done
+  wv_ready "$http_port" || die "Weaviate (pid $(cat "$wvpidfile")) is running but not ready; see $wvlog"
+elif [ -f "$wv/ports" ]; then
+  # A server this script started before, now stopped: start it again on
+  # the same ports (the Raft state remembers them).
+  wv_start || die "could not start Weaviate again; see $wvlog"
+else
+  started=""
+  for attempt in 1 2 3; do
+    {
+      echo "http_port=$(free_port)"
+      echo "grpc_port=$(free_port)"
+      echo "gossip_port=$(free_port)"
+      echo "data_port=$(free_port)"
+      echo "raft_port=$(free_port)"
+      echo "raft_rpc_port=$(free_port)"
+    } >"$wv/ports"
+    if wv_start; then
+      started=yes
+      break
+    fi
+    # The server this attempt started, if it is still up (not ready in
+    # time): stop it before trying again.
+    pid=$(cat "$wvpidfile")
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -TERM "$pid" 2>/dev/null || true
+      for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$wvpidfile"
+    rm -rf "$wvdata" && mkdir -p "$wvdata"
+    log "Weaviate did not start (a port taken meanwhile?); trying other ports"
+  done
+  [ -n "$started" ] || { rm -f "$wv/ports"; die "could not start Weaviate; see $wvlog"; }
+fi
+# shellcheck disable=SC1090
+. "$wv/ports"
+{
+  echo "# Weaviate in $wvdata (127.0.0.1:$http_port, gRPC $grpc_port, pid $(cat "$wvpidfile")); stop it with scripts/scaleout-down.sh $dir"
+  echo "export MEMGATE_INDEX='weaviate://127.0.0.1:$http_port?grpc=$grpc_port'"
+  echo "export MEMGATE_TEST_WEAVIATE='http://127.0.0.1:$http_port?grpc=$grpc_port'"
+} >"$wvenv"
+chmod 600 "$wvenv"
+
+cat "$envfile" "$wvenv"
