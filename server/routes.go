@@ -101,7 +101,7 @@ func (s *Server) addBatch(r *http.Request, p *auth.Principal) (int, any, error) 
 	}
 	for i := range b.Memories {
 		if err := s.checkWrite(p, &b.Memories[i]); err != nil {
-			return 0, nil, &httpError{status: statusOf(err), code: "batch", field: "memories[" + strconv.Itoa(i) + "]",
+			return 0, nil, &httpError{status: classify(err).status, code: "batch", field: "memories[" + strconv.Itoa(i) + "]",
 				msg: "memories[" + strconv.Itoa(i) + "]: " + err.Error()}
 		}
 	}
@@ -110,12 +110,6 @@ func (s *Server) addBatch(r *http.Request, p *auth.Principal) (int, any, error) 
 		return 0, nil, err
 	}
 	return http.StatusCreated, batchBody{Memories: out}, nil
-}
-
-// statusOf is the status an error would be answered with.
-func statusOf(err error) int {
-	rec := &statusRecorder{}
-	return writeErr(rec, err)
 }
 
 type listBody struct {
@@ -407,18 +401,3 @@ func (s *Server) review(r *http.Request, p *auth.Principal) (int, any, error) {
 	}
 	return http.StatusOK, it, nil
 }
-
-// statusRecorder is a ResponseWriter that keeps only the status.
-type statusRecorder struct {
-	status int
-	h      http.Header
-}
-
-func (s *statusRecorder) Header() http.Header {
-	if s.h == nil {
-		s.h = http.Header{}
-	}
-	return s.h
-}
-func (s *statusRecorder) Write(b []byte) (int, error) { return len(b), nil }
-func (s *statusRecorder) WriteHeader(status int)      { s.status = status }

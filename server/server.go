@@ -155,6 +155,13 @@ type errorBody struct {
 
 // writeErr maps an error to a status by its type and writes it.
 func writeErr(w http.ResponseWriter, err error) int {
+	a := classify(err)
+	return writeError(w, a.status, a.code, a.field, a.msg)
+}
+
+// classify maps an error to its answer by the error's type, never by its
+// text.
+func classify(err error) httpError {
 	var (
 		fe *memory.FieldError
 		mb *http.MaxBytesError
@@ -163,23 +170,23 @@ func writeErr(w http.ResponseWriter, err error) int {
 	)
 	switch {
 	case errors.As(err, &he):
-		return writeError(w, he.status, he.code, he.field, he.msg)
+		return *he
 	case errors.As(err, &mb):
-		return writeError(w, http.StatusRequestEntityTooLarge, "too_large", "", fmt.Sprintf("request body is over the limit of %d bytes", mb.Limit))
+		return httpError{http.StatusRequestEntityTooLarge, "too_large", "", fmt.Sprintf("request body is over the limit of %d bytes", mb.Limit)}
 	case errors.As(err, &fe):
-		return writeError(w, http.StatusBadRequest, "invalid", fe.Field, err.Error())
+		return httpError{http.StatusBadRequest, "invalid", fe.Field, err.Error()}
 	case errors.As(err, &re):
-		return writeError(w, http.StatusBadRequest, "invalid", "id", err.Error())
+		return httpError{http.StatusBadRequest, "invalid", "id", err.Error()}
 	case errors.Is(err, memgate.ErrNotFound):
-		return writeError(w, http.StatusNotFound, "not_found", "", err.Error())
+		return httpError{http.StatusNotFound, "not_found", "", err.Error()}
 	case errors.Is(err, memgate.ErrConflict), errors.Is(err, store.ErrAlreadyReviewed):
-		return writeError(w, http.StatusConflict, "conflict", "", err.Error())
+		return httpError{http.StatusConflict, "conflict", "", err.Error()}
 	case errors.Is(err, memgate.ErrReadOnly):
-		return writeError(w, http.StatusServiceUnavailable, "read_only", "", err.Error())
+		return httpError{http.StatusServiceUnavailable, "read_only", "", err.Error()}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return writeError(w, http.StatusServiceUnavailable, "cancelled", "", err.Error())
+		return httpError{http.StatusServiceUnavailable, "cancelled", "", err.Error()}
 	}
-	return writeError(w, http.StatusInternalServerError, "internal", "", err.Error())
+	return httpError{http.StatusInternalServerError, "internal", "", err.Error()}
 }
 
 func writeError(w http.ResponseWriter, status int, code, field, msg string) int {
