@@ -132,3 +132,73 @@ func Within(ms []memory.Memory) []admit.Lineage {
 	}
 	return out
 }
+
+// Graph gathers what a store reads for Ancestors, row by row (stored
+// memories, tombstones, links), and answers for a set of memories with the
+// rules of Ancestors, so that every SQL backend turns its rows into lineage
+// the same way.
+type Graph struct {
+	nodes map[string]*graphNode
+}
+
+type graphNode struct {
+	Node
+	stored bool
+}
+
+func (g *Graph) node(id string) *graphNode {
+	if g.nodes == nil {
+		g.nodes = map[string]*graphNode{}
+	}
+	n := g.nodes[id]
+	if n == nil {
+		n = &graphNode{}
+		g.nodes[id] = n
+	}
+	return n
+}
+
+// Memory records a stored memory.
+func (g *Graph) Memory(id, userID string, authority memory.Authority, revoked bool) {
+	n := g.node(id)
+	n.UserID, n.Authority, n.Revoked, n.stored = userID, authority, revoked, true
+}
+
+// Tombstone records a forgotten memory.
+func (g *Graph) Tombstone(id, userID string) {
+	n := g.node(id)
+	n.UserID, n.Forgotten = userID, true
+}
+
+// Link records that memory id was derived from source.
+func (g *Graph) Link(id, source string) {
+	n := g.node(id)
+	n.Refs = append(n.Refs, source)
+}
+
+// Ancestors returns the ancestors of each of ids that is a stored memory.
+func (g *Graph) Ancestors(ids []string) map[string][]Ancestor {
+	out := make(map[string][]Ancestor, len(ids))
+	lookup := func(id string) (Node, bool) {
+		n, ok := g.nodes[id]
+		if !ok || n.UserID == "" {
+			return Node{}, false
+		}
+		return n.Node, true
+	}
+	for _, id := range ids {
+		n := g.nodes[id]
+		if n == nil || !n.stored {
+			continue
+		}
+		if _, done := out[id]; done {
+			continue
+		}
+		if len(n.Refs) == 0 {
+			out[id] = nil // what Ancestors returns, without its work
+			continue
+		}
+		out[id] = Ancestors(id, n.UserID, n.Refs, lookup)
+	}
+	return out
+}

@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -309,4 +310,39 @@ type Checker interface {
 // Locator is implemented by stores kept at a path or address, for display.
 type Locator interface {
 	Path() string
+}
+
+// Relation kinds, as a SQL backend's relation query labels its rows.
+const (
+	RelationLineage      = 0 // the memory was derived from ref
+	RelationSupersedes   = 1 // the memory supersedes ref
+	RelationSupersededBy = 2 // ref supersedes the memory (and is not revoked)
+)
+
+// Relations fills the LineageRefs, Supersedes and SupersededBy of memories
+// from relation rows in any order; Sort then sorts each list by id, as the
+// contract's Get returns them. Every SQL backend uses it.
+type Relations struct {
+	unsorted []*[]string
+}
+
+// Add appends ref to m's list of the given kind.
+func (r *Relations) Add(m *memory.Memory, kind int, ref string) {
+	refs := &m.SupersededBy
+	switch kind {
+	case RelationLineage:
+		refs = &m.LineageRefs
+	case RelationSupersedes:
+		refs = &m.Supersedes
+	}
+	if *refs = append(*refs, ref); len(*refs) == 2 {
+		r.unsorted = append(r.unsorted, refs)
+	}
+}
+
+// Sort sorts every list that has more than one entry.
+func (r *Relations) Sort() {
+	for _, refs := range r.unsorted {
+		slices.Sort(*refs)
+	}
 }

@@ -54,11 +54,7 @@ func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]linea
 		return nil, fmt.Errorf("read lineage: %w", describe(err))
 	}
 	defer rows.Close()
-	type node struct {
-		lineage.Node
-		stored bool
-	}
-	nodes := make(map[string]*node, len(ids))
+	var g lineage.Graph
 	for rows.Next() {
 		var kind int32
 		var id, user, auth, source string
@@ -66,45 +62,19 @@ func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]linea
 		if err := rows.Scan(&kind, &id, &user, &auth, &revoked, &source); err != nil {
 			return nil, fmt.Errorf("read lineage: %w", err)
 		}
-		n := nodes[id]
-		if n == nil {
-			n = &node{}
-			nodes[id] = n
-		}
 		switch kind {
 		case ancestorMemory:
-			n.UserID, n.Authority, n.Revoked, n.stored = user, memory.Authority(auth), revoked, true
+			g.Memory(id, user, memory.Authority(auth), revoked)
 		case ancestorTombstone:
-			n.UserID, n.Forgotten = user, true
+			g.Tombstone(id, user)
 		case ancestorLink:
-			n.Refs = append(n.Refs, source)
+			g.Link(id, source)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read lineage: %w", describe(err))
 	}
-	lookup := func(id string) (lineage.Node, bool) {
-		n, ok := nodes[id]
-		if !ok || n.UserID == "" {
-			return lineage.Node{}, false
-		}
-		return n.Node, true
-	}
-	for _, id := range ids {
-		n := nodes[id]
-		if n == nil || !n.stored {
-			continue
-		}
-		if _, done := out[id]; done {
-			continue
-		}
-		if len(n.Refs) == 0 {
-			out[id] = nil // what lineage.Ancestors returns, without its work
-			continue
-		}
-		out[id] = lineage.Ancestors(id, n.UserID, n.Refs, lookup)
-	}
-	return out, nil
+	return g.Ancestors(ids), nil
 }
 
 // drawSQL draws n numbers of table's seq sequence and ranks them: row i

@@ -464,7 +464,7 @@ func loadRelations(ctx context.Context, q pgxQuerier, ids []string, byID map[str
 	if err != nil {
 		return fmt.Errorf("load relations: %w", err)
 	}
-	var unsorted []*[]string
+	var rel store.Relations
 	for rows.Next() {
 		var kind int32
 		var id, ref string
@@ -476,26 +476,13 @@ func loadRelations(ctx context.Context, q pgxQuerier, ids []string, byID map[str
 		if !ok {
 			continue
 		}
-		var refs *[]string
-		switch kind {
-		case 0:
-			refs = &m.LineageRefs
-		case 1:
-			refs = &m.Supersedes
-		default:
-			refs = &m.SupersededBy
-		}
-		if *refs = append(*refs, ref); len(*refs) == 2 {
-			unsorted = append(unsorted, refs)
-		}
+		rel.Add(m, int(kind), ref)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("load relations: %w", err)
 	}
-	for _, refs := range unsorted {
-		slices.Sort(*refs)
-	}
+	rel.Sort()
 	return nil
 }
 

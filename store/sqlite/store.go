@@ -518,7 +518,7 @@ func (s *Store) loadRelations(ctx context.Context, idList string, byID map[strin
 	if err != nil {
 		return fmt.Errorf("load relations: %w", describe(err))
 	}
-	var unsorted []*[]string
+	var rel store.Relations
 	for rows.Next() {
 		var kind int
 		var id, ref string
@@ -530,26 +530,13 @@ func (s *Store) loadRelations(ctx context.Context, idList string, byID map[strin
 		if !ok {
 			continue
 		}
-		var refs *[]string
-		switch kind {
-		case 0:
-			refs = &m.LineageRefs
-		case 1:
-			refs = &m.Supersedes
-		default:
-			refs = &m.SupersededBy
-		}
-		if *refs = append(*refs, ref); len(*refs) == 2 {
-			unsorted = append(unsorted, refs)
-		}
+		rel.Add(m, int(kind), ref)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("load relations: %w", describe(err))
 	}
-	for _, refs := range unsorted {
-		slices.Sort(*refs)
-	}
+	rel.Sort()
 	return nil
 }
 
