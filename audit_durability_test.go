@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -259,20 +258,8 @@ func BenchmarkAdmit20kParallel(b *testing.B) {
 				mu.Unlock()
 			})
 			b.StopTimer()
-			reportLatency(b, lat)
+			benchstats.Report(b, lat)
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "admits/s")
 		})
 	}
-}
-
-// reportLatency reports the p50 and p99 of lat in microseconds, as
-// benchstats does.
-func reportLatency(b *testing.B, lat []time.Duration) {
-	if len(lat) == 0 {
-		return
-	}
-	slices.Sort(lat)
-	at := func(q float64) float64 { return float64(lat[int(q*float64(len(lat)-1))].Nanoseconds()) / 1e3 }
-	b.ReportMetric(at(0.50), "p50-µs")
-	b.ReportMetric(at(0.99), "p99-µs")
 }

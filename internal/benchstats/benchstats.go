@@ -18,6 +18,13 @@ func Loop(b *testing.B, fn func()) {
 		fn()
 		lat = append(lat, time.Since(start))
 	}
+	Report(b, lat)
+}
+
+// Report reports the p50 and p99 of latencies timed by the caller (when
+// they come from several goroutines, say) as Loop does. It sorts lat.
+func Report(b *testing.B, lat []time.Duration) {
+	b.Helper()
 	if len(lat) == 0 {
 		return
 	}
