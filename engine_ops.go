@@ -144,6 +144,13 @@ func (e *Engine) check(ctx context.Context, ms []memory.Memory, onConflict store
 // insert writes prepared memories and then indexes them, under the write
 // lock so the index sees writes in the store's order.
 func (e *Engine) insert(ctx context.Context, ms []memory.Memory, onConflict store.OnConflict, progress func(done int)) (int, error) {
+	if e.follow != nil {
+		n, err := e.store.Insert(ctx, ms, onConflict, progress)
+		if err == nil && n > 0 {
+			e.awaitIndex(ctx)
+		}
+		return n, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	n, err := e.store.Insert(ctx, ms, onConflict, progress)
@@ -154,7 +161,7 @@ func (e *Engine) insert(ctx context.Context, ms []memory.Memory, onConflict stor
 	for i := range ms {
 		m := &ms[i]
 		if !m.Revoked {
-			entries = append(entries, entryOf(m))
+			entries = append(entries, index.EntryOf(m))
 		}
 	}
 	if onConflict == store.ConflictSkip {
@@ -178,14 +185,10 @@ func (e *Engine) reindex(ctx context.Context, entries []retrieve.Entry) error {
 	fresh := make([]retrieve.Entry, 0, len(stored))
 	for i := range stored {
 		if !stored[i].Revoked {
-			fresh = append(fresh, entryOf(&stored[i]))
+			fresh = append(fresh, index.EntryOf(&stored[i]))
 		}
 	}
 	return e.index.Upsert(ctx, fresh...)
-}
-
-func entryOf(m *memory.Memory) retrieve.Entry {
-	return retrieve.Entry{ID: m.ID, UserID: m.UserID, WorkspaceID: m.WorkspaceID, ProjectID: m.ProjectID, Domain: m.Domain, Text: m.Text, Vector: m.Embedding}
 }
 
 // Get returns one memory with its relations, without its embedding.
@@ -218,9 +221,17 @@ func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, 
 // revoke is Revoke, naming the principal in the audit event.
 func (e *Engine) revoke(ctx context.Context, id, reason, principal string) (memory.Memory, error) {
 	id = memory.NormalizeID(id)
+	change := store.Change{Reason: reason, At: e.now().UTC(), PrincipalID: principal}
+	if e.follow != nil {
+		m, err := e.store.Revoke(ctx, id, change)
+		if err == nil {
+			e.awaitIndex(ctx)
+		}
+		return m, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	m, err := e.store.Revoke(ctx, id, store.Change{Reason: reason, At: e.now().UTC(), PrincipalID: principal})
+	m, err := e.store.Revoke(ctx, id, change)
 	if err != nil {
 		return memory.Memory{}, err
 	}
@@ -236,9 +247,17 @@ func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombston
 // forget is Forget, naming the principal in the audit event.
 func (e *Engine) forget(ctx context.Context, id, reason, principal string) (memory.Tombstone, error) {
 	id = memory.NormalizeID(id)
+	change := store.Change{Reason: reason, At: e.now().UTC(), PrincipalID: principal}
+	if e.follow != nil {
+		t, err := e.store.Forget(ctx, id, change)
+		if err == nil {
+			e.awaitIndex(ctx)
+		}
+		return t, err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	t, err := e.store.Forget(ctx, id, store.Change{Reason: reason, At: e.now().UTC(), PrincipalID: principal})
+	t, err := e.store.Forget(ctx, id, change)
 	if err != nil {
 		return t, err
 	}

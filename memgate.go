@@ -35,6 +35,7 @@ import (
 	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/index/exact"
+	"github.com/memgate/memgate/index/follow"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
 	"github.com/memgate/memgate/store"
@@ -84,6 +85,13 @@ type Options struct {
 	// but a power loss may lose about the last second of records; see
 	// docs/design.md.
 	DurableAudit bool
+	// IndexWait is how long a write waits for a persistent index that
+	// follows the store through its outbox (store.Outbox, index/follow) to
+	// apply it, so that a search right after the write finds it. Default
+	// 5s; negative: do not wait. The write is durable when it returns
+	// either way: one the index has not applied yet is applied when the
+	// index is back, and IndexStatus reports the lag.
+	IndexWait time.Duration
 	// ReadOnly (Open only) opens an existing store for reading only (it implies
 	// MustExist), also when its file is write-protected: Get, List,
 	// Search, Export, Stats, Audit and the review queue work, and every
@@ -110,6 +118,11 @@ type Engine struct {
 	mu    sync.RWMutex // serialises writes so the index follows the store's order
 	index index.Index  // a *lazyIndex, unless the index is persistent
 	lazy  *lazyIndex   // nil for a persistent index
+	// follow drains the store's outbox into a persistent index; nil if
+	// the index is not persistent or the store keeps no outbox (then
+	// writes update the index directly, under mu).
+	follow    *follow.Follower
+	indexWait time.Duration
 }
 
 // EmbedderMismatchError is returned by Open when the store was filled by a
@@ -174,6 +187,16 @@ func New(ctx context.Context, st store.Store, opts *Options) (*Engine, error) {
 	if p, ok := e.index.(index.Persistent); !ok || !p.Persistent() {
 		e.lazy = newLazyIndex(e.index, st.ScanEntries, st.CountEntries)
 		e.index = e.lazy
+	} else if src, ok := st.(follow.Source); ok && !st.ReadOnly() {
+		if err := src.EnableOutbox(ctx); err != nil {
+			return nil, fmt.Errorf("open engine: %w", err)
+		}
+		e.follow = follow.New(src, e.index, follow.Options{})
+		e.follow.Start()
+		e.indexWait = o.IndexWait
+		if e.indexWait == 0 {
+			e.indexWait = 5 * time.Second
+		}
 	}
 	if ge, ok := o.Gate.(interface{ Embedder() embed.Identity }); ok {
 		e.gateVectors = ge.Embedder() == id
@@ -214,8 +237,87 @@ func (e *Engine) LoadIndex(ctx context.Context, userIDs ...string) error {
 	return nil
 }
 
-// Close closes the store.
-func (e *Engine) Close() error { return e.store.Close() }
+// Close stops the index follower, if any, and closes the store.
+func (e *Engine) Close() error {
+	if e.follow != nil {
+		e.follow.Close()
+	}
+	return e.store.Close()
+}
+
+// IndexStatus says how a persistent index follows the store.
+type IndexStatus struct {
+	// Following is true when a persistent index follows the store's
+	// outbox (PostgreSQL and Weaviate); the rest is then meaningful.
+	// Applied, Failures and LastError count this engine's own work: a
+	// read-only engine reports the lag but applies nothing.
+	Following bool
+	// Pending is how many changes the index has yet to apply, Oldest how
+	// long the oldest has waited (the index's lag).
+	Pending int
+	Oldest  time.Duration
+	// Applied counts the changes this engine applied, Failures its failed
+	// attempts; LastError is the last attempt's error, if it failed.
+	Applied, Failures int64
+	LastError         error
+}
+
+// IndexStatus reports the index's lag behind the store.
+func (e *Engine) IndexStatus(ctx context.Context) (IndexStatus, error) {
+	ob, ok := e.store.(store.Outbox)
+	if e.lazy != nil || !ok {
+		return IndexStatus{}, nil
+	}
+	st, err := ob.OutboxLag(ctx)
+	if err != nil || !st.Enabled {
+		return IndexStatus{}, errorf("index status", err)
+	}
+	out := IndexStatus{Following: true, Pending: st.Pending, Oldest: st.Oldest}
+	if e.follow != nil {
+		fs := e.follow.Stats()
+		out.Applied, out.Failures, out.LastError = fs.Applied, fs.Failures, fs.LastErr
+	}
+	return out, nil
+}
+
+// ErrNotPersistent is returned by Reindex when the engine's index is not
+// persistent: such an index is built from the store by every process
+// that uses it, so there is nothing to rebuild.
+var ErrNotPersistent = errors.New("the index is not persistent: every process builds it from the store")
+
+// Reindex rebuilds a persistent index (index/weaviate) from the store, for
+// the given users or every user, and then keeps it following the store
+// (see IndexStatus): after a migration, after restoring the index from a
+// backup, or if it was ever written outside memgate. Searches keep working
+// meanwhile, from what the index holds. progress, if set, is told of each
+// user done and how many memories it has indexed.
+func (e *Engine) Reindex(ctx context.Context, progress func(user string, memories int), users ...string) error {
+	if e.lazy != nil {
+		return ErrNotPersistent
+	}
+	for i, u := range users {
+		users[i] = memory.NormalizeID(u)
+	}
+	if e.follow == nil {
+		// Writes update the index directly, under mu.
+		e.mu.Lock()
+		defer e.mu.Unlock()
+	}
+	return follow.Rebuild(ctx, e.store, e.index, users, progress)
+}
+
+// awaitIndex waits, up to IndexWait, for the index to apply the writes
+// committed so far. A write is durable without it, so a failure is only
+// the index lagging: IndexStatus shows it, and the follower retries.
+func (e *Engine) awaitIndex(ctx context.Context) {
+	if e.indexWait < 0 {
+		e.follow.Kick()
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.indexWait)
+	defer cancel()
+	_ = e.follow.Sync(ctx)
+}
 
 // Embedder is the identity of the engine's embedder.
 func (e *Engine) Embedder() embed.Identity { return e.emb.Identity() }

@@ -67,3 +67,9 @@ type Persistent interface {
 type Counter interface {
 	Len() int
 }
+
+// EntryOf is the index entry of memory m: what an index holds of it.
+func EntryOf(m *memory.Memory) retrieve.Entry {
+	return retrieve.Entry{ID: m.ID, UserID: m.UserID, WorkspaceID: m.WorkspaceID, ProjectID: m.ProjectID,
+		Domain: m.Domain, Text: m.Text, Vector: m.Embedding}
+}

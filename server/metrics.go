@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -34,6 +35,47 @@ func (m *metrics) watchStore(st any) {
 			Name: "memgate_audit_queue", Help: "Audit writes waiting for the store's audit writer.",
 		}, func() float64 { return float64(q.AuditQueue()) }))
 	}
+}
+
+// indexLag reports, at each scrape, how far a persistent index lags the
+// store (see memgate.Engine.IndexStatus); nothing for an index that every
+// process builds from the store.
+type indexLag struct {
+	eng                                *memgate.Engine
+	pending, oldest, applied, failures *prometheus.Desc
+}
+
+func newIndexLag(eng *memgate.Engine) *indexLag {
+	return &indexLag{eng: eng,
+		pending:  prometheus.NewDesc("memgate_index_outbox_pending", "Store changes the persistent index has yet to apply (its outbox).", nil, nil),
+		oldest:   prometheus.NewDesc("memgate_index_lag_seconds", "How long the oldest change the persistent index has yet to apply has waited.", nil, nil),
+		applied:  prometheus.NewDesc("memgate_index_applied_total", "Store changes this server applied to the persistent index.", nil, nil),
+		failures: prometheus.NewDesc("memgate_index_apply_failures_total", "Failed attempts of this server to apply store changes to the persistent index.", nil, nil),
+	}
+}
+
+func (c *indexLag) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.pending
+	ch <- c.oldest
+	ch <- c.applied
+	ch <- c.failures
+}
+
+func (c *indexLag) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	st, err := c.eng.IndexStatus(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(c.pending, err)
+		return
+	}
+	if !st.Following {
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(c.pending, prometheus.GaugeValue, float64(st.Pending))
+	ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, st.Oldest.Seconds())
+	ch <- prometheus.MustNewConstMetric(c.applied, prometheus.CounterValue, float64(st.Applied))
+	ch <- prometheus.MustNewConstMetric(c.failures, prometheus.CounterValue, float64(st.Failures))
 }
 
 func newMetrics() *metrics {

@@ -72,6 +72,7 @@ func New(eng *memgate.Engine, keys auth.Store, o Options) *Server {
 	}
 	s := &Server{eng: eng, keys: keys, o: o, mux: http.NewServeMux(), m: newMetrics()}
 	s.m.watchStore(eng.Store())
+	s.m.reg.MustRegister(newIndexLag(eng))
 	s.routes()
 	return s
 }

@@ -109,7 +109,7 @@ admission decides what may enter a model's context.`,
 	root.AddCommand(e.addCmd(), e.importCmd(), e.exportCmd(), e.getCmd(), e.listCmd(), e.admitSearchCmd(),
 		e.bindCmd(), e.auditCmd(), e.quarantineCmd(), e.policyCmd(), e.evalCmd(), e.suiteCmd(), e.trainCmd(),
 		e.revokeCmd(), e.forgetCmd(), e.supersedeCmd(), e.reembedCmd(), e.statsCmd(), e.demoCmd(),
-		e.serveCmd(), e.keysCmd(), e.mcpCmd())
+		e.serveCmd(), e.keysCmd(), e.mcpCmd(), e.reindexCmd(), e.migrateCmd())
 	conventions(root)
 	return root
 }
@@ -565,6 +565,11 @@ func (e *env) statsCmd() *cobra.Command {
 					if n := st.ByAuth[string(a)]; n > 0 {
 						fmt.Fprintf(e.out, "  %-15s %d\n", a, n)
 					}
+				}
+				if is, err := eng.IndexStatus(ctx); err != nil {
+					return err
+				} else if is.Following {
+					fmt.Fprintf(e.out, "index        follows the store: %d changes pending (oldest %s)\n", is.Pending, is.Oldest.Round(time.Millisecond))
 				}
 				if check {
 					fmt.Fprintln(e.out, "integrity    ok")

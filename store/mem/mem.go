@@ -82,6 +82,8 @@ type data struct {
 	examples []example
 
 	keys []auth.Key // API keys, oldest first
+
+	outbox outbox // the index outbox, if enabled
 }
 
 // record is one stored memory. Records are never changed once stored (a
@@ -324,6 +326,7 @@ func (d *data) add(m *memory.Memory) {
 	r := &record{seq: seq, m: c}
 	d.memories[c.ID] = r
 	d.order = append(d.order, r)
+	d.outbox.record(c.UserID, c.ID)
 	if len(m.LineageRefs) > 0 {
 		d.lineage[c.ID] = sorted(m.LineageRefs)
 	}
@@ -545,6 +548,7 @@ func (s *Store) Revoke(ctx context.Context, id string, c store.Change) (memory.M
 		nr.m.Revoked, nr.m.RevokedAt, nr.m.RevokedReason = true, stamp(c.At), c.Reason
 		s.d.replace(nr)
 		r = nr
+		s.d.outbox.record(r.m.UserID, id)
 	}
 	s.d.appendEvents([]audit.Event{audit.ChangeEvent(audit.Revoke, c.At, r.m.UserID, id, c.PrincipalID, c.Reason)})
 	return s.d.out(r, false, true), nil
@@ -572,6 +576,7 @@ func (s *Store) Forget(ctx context.Context, id string, c store.Change) (memory.T
 	d := s.d
 	delete(d.memories, id)
 	d.order = slices.Delete(d.order, d.index(r.seq), d.index(r.seq)+1)
+	d.outbox.record(t.UserID, id)
 	delete(d.lineage, id)
 	for _, old := range d.supersedes[id] {
 		if i, found := slices.BinarySearch(d.supersededBy[old], id); found {

@@ -54,8 +54,8 @@ type Store struct {
 	display  string
 	readOnly bool
 	// auditLock and memoriesLock are the advisory lock keys of this
-	// store's schema (see lock).
-	auditLock, memoriesLock int64
+	// store's schema (see lock); drainLock is the index outbox's.
+	auditLock, memoriesLock, drainLock int64
 }
 
 // Open opens the store at url (postgres://user:password@host:port/db?… or
@@ -145,6 +145,7 @@ func (s *Store) open(ctx context.Context, mustExist bool) error {
 		return errors.New("no schema to create memgate's tables in: the search_path names no schema that exists")
 	}
 	s.auditLock, s.memoriesLock = lockKey(*schema, "audit"), lockKey(*schema, "memories")
+	s.drainLock = lockKey(*schema, "outbox")
 	return s.migrate(ctx, *schema, mustExist)
 }
 

@@ -7,12 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,71 +20,19 @@ import (
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/store"
+	"github.com/memgate/memgate/store/postgres/pgtest"
 	"github.com/memgate/memgate/store/storetest"
 )
 
-// envServer names the PostgreSQL server the integration tests use: a
-// postgres:// URL of a role that may CREATE DATABASE. Each check gets a
-// database of its own, dropped when it ends. scripts/scaleout-up.sh starts a
-// private server and prints the line that sets it.
-const envServer = "MEMGATE_TEST_POSTGRES"
+const envServer = pgtest.Env
 
-// serverURL is the test server's URL; without one, the test is skipped.
-func serverURL(t testing.TB) string {
-	t.Helper()
-	u := os.Getenv(envServer)
-	if u == "" {
-		t.Skip(envServer + " is not set: this test needs a PostgreSQL server where its role may CREATE DATABASE " +
-			`(eval "$(bash scripts/scaleout-up.sh DIR)" starts one)`)
-	}
-	return u
-}
+func serverURL(t testing.TB) string { return pgtest.ServerURL(t) }
 
-var dbSerial atomic.Int64
+func withDatabase(t testing.TB, base, name string) string { return pgtest.WithDatabase(t, base, name) }
 
-// withDatabase is base, a URL or a keyword/value string, naming database
-// name instead of its own.
-func withDatabase(t testing.TB, base, name string) string {
-	t.Helper()
-	if strings.HasPrefix(base, "postgres://") || strings.HasPrefix(base, "postgresql://") {
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatalf("%s is not a URL: %v", envServer, err)
-		}
-		u.Path, u.RawPath = "/"+name, ""
-		return u.String()
-	}
-	return base + " dbname=" + name
-}
+func adminExec(t testing.TB, stmts ...string) { pgtest.AdminExec(t, stmts...) }
 
-// adminExec runs statements on the test server's own database.
-func adminExec(t testing.TB, stmts ...string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, serverURL(t))
-	if err != nil {
-		t.Fatalf("connect to %s: %v", envServer, err)
-	}
-	defer conn.Close(ctx)
-	for _, st := range stmts {
-		if _, err := conn.Exec(ctx, st); err != nil {
-			t.Fatalf("%s: %v", st, err)
-		}
-	}
-}
-
-// freshDB creates an empty database, dropped when t ends, and returns its
-// URL.
-func freshDB(t testing.TB) string {
-	t.Helper()
-	base := serverURL(t)
-	name := fmt.Sprintf("memgate_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1_000_000, dbSerial.Add(1))
-	ident := pgx.Identifier{name}.Sanitize()
-	adminExec(t, "CREATE DATABASE "+ident)
-	t.Cleanup(func() { adminExec(t, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)") })
-	return withDatabase(t, base, name)
-}
+func freshDB(t testing.TB) string { return pgtest.Fresh(t) }
 
 // openAt opens the store at u, closed when t ends.
 func openAt(t testing.TB, u string, o Options) *Store {

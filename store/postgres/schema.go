@@ -167,4 +167,31 @@ CREATE TABLE api_keys (
 	revoked_at int8
 );
 `,
+	// v4: the index outbox (see store.Outbox). Statement-level triggers on
+	// memories record, in the writing transaction, every memory a statement
+	// inserts, updates or deletes, once the meta key index_outbox is set
+	// (EnableOutbox). They hold whoever writes: the store, a restore, a
+	// hand-written UPDATE. recorded_at is nanoseconds by the server's clock.
+	`
+CREATE TABLE index_outbox (
+	seq         bigserial PRIMARY KEY,
+	user_id     text COLLATE "C" NOT NULL,
+	memory_id   text COLLATE "C" NOT NULL,
+	recorded_at int8 NOT NULL DEFAULT (extract(epoch FROM clock_timestamp()) * 1000000000)::int8
+);
+
+CREATE FUNCTION memgate_outbox_new() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM meta WHERE key = 'index_outbox') THEN
+		INSERT INTO index_outbox (user_id, memory_id) SELECT user_id, id FROM changed ORDER BY seq;
+	END IF;
+	RETURN NULL;
+END $$;
+CREATE TRIGGER memories_outbox_insert AFTER INSERT ON memories
+	REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION memgate_outbox_new();
+CREATE TRIGGER memories_outbox_update AFTER UPDATE ON memories
+	REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION memgate_outbox_new();
+CREATE TRIGGER memories_outbox_delete AFTER DELETE ON memories
+	REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION memgate_outbox_new();
+`,
 }

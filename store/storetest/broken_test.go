@@ -286,6 +286,28 @@ func (s *lateRevokeEvent) Revoke(ctx context.Context, id string, c store.Change)
 	return m, err
 }
 
+// lossyDrain removes the records it took even when apply fails.
+type lossyDrain struct{ *mem.Store }
+
+func (s lossyDrain) DrainOutbox(ctx context.Context, max int, apply func(context.Context, []store.OutboxRecord) error) (int, error) {
+	var applyErr error
+	n, err := s.Store.DrainOutbox(ctx, max, func(ctx context.Context, recs []store.OutboxRecord) error {
+		applyErr = apply(ctx, recs)
+		return nil
+	})
+	if applyErr != nil {
+		return 0, applyErr
+	}
+	return n, err
+}
+
+// unlockedHold runs fn without taking the drain lock.
+type unlockedHold struct{ *mem.Store }
+
+func (s unlockedHold) HoldOutbox(ctx context.Context, fn func(context.Context) error) error {
+	return fn(ctx)
+}
+
 // broken lists, for each check, stores it must fail.
 var broken = []struct {
 	check    string
@@ -312,6 +334,8 @@ var broken = []struct {
 	{"identity", "identity not recorded", wrap(func(s *mem.Store) forgetfulIdentity { return forgetfulIdentity{s} })},
 	{"concurrency", "check, then insert", wrap(func(s *mem.Store) checkThenInsert { return checkThenInsert{s} })},
 	{"stats", "expiry off by one", wrap(func(s *mem.Store) strictExpiry { return strictExpiry{s} })},
+	{"outbox", "a failed drain removes its records", wrap(func(s *mem.Store) lossyDrain { return lossyDrain{s} })},
+	{"outbox", "a hold without the drain lock", wrap(func(s *mem.Store) unlockedHold { return unlockedHold{s} })},
 }
 
 // Every check passes for the in-memory store and fails for each broken

@@ -60,6 +60,7 @@ var Checks = []Check{
 	{"identity", checkIdentity},
 	{"concurrency", checkConcurrency},
 	{"stats", checkStats},
+	{"outbox", checkOutbox},
 }
 
 // Run runs every check against stores made by newStore, each as a subtest

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgate/memgate"
+)
+
+func (e *env) reindexCmd() *cobra.Command {
+	var users []string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "reindex [--user ID]...",
+		Short: "Rebuild the persistent index (Weaviate) from the store, and keep it following the store",
+		Long: `reindex rebuilds a persistent index (--index weaviate://…) from the store:
+every stored memory that is not revoked is indexed, and what the index holds
+that the store does not is dropped, for the given users or every user. It
+also turns on the store's index outbox (PostgreSQL), through which every
+later write reaches the index. Run it after memgate migrate, after pointing
+memgate at a new or restored index, or when the index was written to
+outside memgate. Searches keep working meanwhile, from what the index holds;
+writes made during the rebuild reach the index when it ends.
+
+The default index (exact) lives in each process's memory and is built from
+the store there: it has nothing to rebuild.`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := givenNonEmpty(cmd, "user"); err != nil {
+				return err
+			}
+			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+				start := time.Now()
+				done, total := 0, 0
+				err := eng.Reindex(ctx, func(user string, n int) {
+					done, total = done+1, total+n
+					if !asJSON {
+						fmt.Fprintf(e.err, "reindexed %s: %d memories\n", safe(user), n)
+					}
+				}, users...)
+				if errors.Is(err, memgate.ErrNotPersistent) {
+					return fmt.Errorf("reindex: %w (use --index or MEMGATE_INDEX to name a persistent index)", err)
+				}
+				if err != nil {
+					return err
+				}
+				st, err := eng.IndexStatus(ctx)
+				if err != nil {
+					return err
+				}
+				took := time.Since(start)
+				if asJSON {
+					return e.printJSON(map[string]any{"users": done, "memories": total, "seconds": took.Seconds(),
+						"following": st.Following, "pending": st.Pending})
+				}
+				fmt.Fprintf(e.out, "reindexed %d memories of %d users in %s; the index follows the store (%d changes pending)\n",
+					total, done, took.Round(time.Millisecond), st.Pending)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringArrayVar(&users, "user", nil, "rebuild only this user's memories (repeatable)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	return cmd
+}

@@ -1,0 +1,79 @@
+// Package pgtest gives integration tests a PostgreSQL database of their own
+// on the server named by MEMGATE_TEST_POSTGRES (scripts/scaleout-up.sh
+// starts one and prints the variable). Without it the tests skip, so that
+// go test ./... needs no server.
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Env names the PostgreSQL server the integration tests use: a URL (or a
+// keyword/value string) whose role may CREATE DATABASE.
+const Env = "MEMGATE_TEST_POSTGRES"
+
+// ServerURL returns the server's URL, or skips t if Env is not set.
+func ServerURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv(Env)
+	if u == "" {
+		t.Skip(Env + " is not set: this test needs a PostgreSQL server where its role may CREATE DATABASE " +
+			`(eval "$(bash scripts/scaleout-up.sh DIR)" starts one)`)
+	}
+	return u
+}
+
+var serial atomic.Int64
+
+// WithDatabase is base, a URL or a keyword/value string, naming database
+// name instead of its own.
+func WithDatabase(t testing.TB, base, name string) string {
+	t.Helper()
+	if strings.HasPrefix(base, "postgres://") || strings.HasPrefix(base, "postgresql://") {
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatalf("%s is not a URL: %v", Env, err)
+		}
+		u.Path, u.RawPath = "/"+name, ""
+		return u.String()
+	}
+	return base + " dbname=" + name
+}
+
+// AdminExec runs statements on the test server's own database.
+func AdminExec(t testing.TB, stmts ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, ServerURL(t))
+	if err != nil {
+		t.Fatalf("connect to %s: %v", Env, err)
+	}
+	defer conn.Close(ctx)
+	for _, st := range stmts {
+		if _, err := conn.Exec(ctx, st); err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+	}
+}
+
+// Fresh creates an empty database, dropped when t ends, and returns its
+// URL.
+func Fresh(t testing.TB) string {
+	t.Helper()
+	base := ServerURL(t)
+	name := fmt.Sprintf("memgate_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1_000_000, serial.Add(1))
+	ident := pgx.Identifier{name}.Sanitize()
+	AdminExec(t, "CREATE DATABASE "+ident)
+	t.Cleanup(func() { AdminExec(t, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)") })
+	return WithDatabase(t, base, name)
+}
