@@ -3,13 +3,19 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/auth"
+	"github.com/memgate/memgate/index"
+	"github.com/memgate/memgate/index/weaviate"
 	"github.com/memgate/memgate/store/postgres"
 )
 
@@ -18,20 +24,49 @@ import (
 // scripts/scaleout-up.sh): a revocation or forgetting through replica A is
 // effective for a search through replica B at once, because every candidate
 // is re-read from the store, whatever B's index still holds.
+//
+// With MEMGATE_TEST_WEAVIATE set it runs again with both replicas on one
+// Weaviate index, kept in step through the store's outbox: B then finds
+// what A wrote without loading anything.
 func TestReplicasShareTheStore(t *testing.T) {
-	url := os.Getenv("MEMGATE_TEST_POSTGRES")
-	if url == "" {
+	pg := os.Getenv("MEMGATE_TEST_POSTGRES")
+	if pg == "" {
 		t.Skip("MEMGATE_TEST_POSTGRES is not set (scripts/scaleout-up.sh starts a server)")
 	}
+	t.Run("exact", func(t *testing.T) { testReplicas(t, pg, nil) })
+	t.Run("weaviate", func(t *testing.T) {
+		w := os.Getenv("MEMGATE_TEST_WEAVIATE")
+		if w == "" {
+			t.Skip("MEMGATE_TEST_WEAVIATE is not set")
+		}
+		u, err := url.Parse(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("class", fmt.Sprintf("MemgateReplica%d", time.Now().UnixNano()))
+		u.RawQuery = q.Encode()
+		testReplicas(t, pg, func(dim int) index.Index {
+			x, err := weaviate.New(t.Context(), u.String(), dim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { x.DropClass(context.Background()) })
+			return x
+		})
+	})
+}
+
+func testReplicas(t *testing.T, pg string, newIndex func(int) index.Index) {
 	ctx := context.Background()
 	user := fmt.Sprintf("replica-%d", time.Now().UnixNano())
 	var plain string
 	replica := func() *fixture {
-		st, err := postgres.Open(ctx, url)
+		st, err := postgres.Open(ctx, pg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		eng, err := memgate.New(ctx, st, nil)
+		eng, err := memgate.New(ctx, st, &memgate.Options{NewIndex: newIndex})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,5 +124,16 @@ func TestReplicasShareTheStore(t *testing.T) {
 	}
 	if code, _ := b.call(t, b.alice, "GET", "/v1/memories/"+meal, nil); code != 404 {
 		t.Errorf("replica B reads a memory forgotten through A: %d", code)
+	}
+	resp, err := http.Get(a.srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	metrics, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{"memgate_index_outbox_pending 0", "memgate_index_lag_seconds 0", "memgate_index_applied_total"} {
+		if got := strings.Contains(string(metrics), want); got != (newIndex != nil) {
+			t.Errorf("/metrics of replica A shows %q: %v, want %v (the index follows the store: %v)", want, got, newIndex != nil, newIndex != nil)
+		}
 	}
 }

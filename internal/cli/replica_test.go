@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/memgate/memgate/index/weaviate"
+	"github.com/memgate/memgate/store/postgres/pgtest"
+)
+
+// serveChildEnv makes TestServeChild run `memgate serve` in this process.
+const serveChildEnv = "MEMGATE_SERVE_CHILD"
+
+// TestServeChild is `memgate serve --addr 127.0.0.1:0` in a child process
+// of TestReplicaKilledMidRequest, configured by MEMGATE_STORE and
+// MEMGATE_INDEX.
+func TestServeChild(t *testing.T) {
+	if os.Getenv(serveChildEnv) == "" {
+		t.Skip("a child of TestReplicaKilledMidRequest")
+	}
+	os.Exit(Main([]string{"serve", "--addr", "127.0.0.1:0"}, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// A replica of memgate serve killed (SIGKILL) in the middle of writes loses
+// none it acknowledged: two replicas share one PostgreSQL store (and one
+// Weaviate index when MEMGATE_TEST_WEAVIATE is set), writers add and revoke
+// memories through replica A until it is killed, and every acknowledged
+// write is then visible through replica B: stored, revoked where a
+// revocation was acknowledged, and found by a search (B's index follower
+// applies what A left in the outbox).
+func TestReplicaKilledMidRequest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	store := pgtest.Fresh(t)
+	env := []string{"MEMGATE_STORE=" + store, "MEMGATE_INDEX=exact"}
+	if w := os.Getenv("MEMGATE_TEST_WEAVIATE"); w != "" {
+		u, err := url.Parse(w)
+		if err != nil {
+			t.Fatalf("MEMGATE_TEST_WEAVIATE: %v", err)
+		}
+		u.Scheme = "weaviate"
+		q := u.Query()
+		q.Set("class", fmt.Sprintf("MemgateKill%d", time.Now().UnixNano()))
+		u.RawQuery = q.Encode()
+		env[1] = "MEMGATE_INDEX=" + u.String()
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if x, err := weaviate.New(ctx, u.String(), 256); err == nil {
+				x.DropClass(ctx)
+			}
+		})
+	}
+	t.Logf("replicas on %s", env[1])
+	user := "kill-test"
+	r := run(t, "", "--store", store, "keys", "create", "--principal", "writer", "--role", "agent", "--users", user, "--json")
+	if r.code != 0 {
+		t.Fatalf("keys create: %d %s", r.code, r.stderr)
+	}
+	var created struct{ Key string }
+	if err := json.Unmarshal([]byte(r.stdout), &created); err != nil || created.Key == "" {
+		t.Fatalf("keys create printed %q: %v", r.stdout, err)
+	}
+	key := created.Key
+
+	start := func(name string) (*exec.Cmd, string) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
+		cmd.Env = append(append(os.Environ(), serveChildEnv+"=1"), env...)
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		addr := make(chan string, 1)
+		go func() {
+			sc := bufio.NewScanner(stderr)
+			for sc.Scan() {
+				line := sc.Text()
+				if i := strings.Index(line, " on http://"); i >= 0 && strings.HasPrefix(line, "memgate: serving") {
+					addr <- "http://" + line[i+len(" on http://"):]
+				}
+			}
+		}()
+		select {
+		case a := <-addr:
+			return cmd, a
+		case <-time.After(60 * time.Second):
+			t.Fatalf("replica %s did not start", name)
+		}
+		return nil, ""
+	}
+	procA, a := start("A")
+	_, b := start("B")
+
+	client := &http.Client{Timeout: 20 * time.Second}
+	call := func(base, method, path string, body any) (int, map[string]any, error) {
+		var rd io.Reader
+		if body != nil {
+			buf, _ := json.Marshal(body)
+			rd = bytes.NewReader(buf)
+		}
+		req, _ := http.NewRequest(method, base+path, rd)
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		json.NewDecoder(resp.Body).Decode(&out)
+		return resp.StatusCode, out, nil
+	}
+
+	// Writers add memories through A, and revoke every third one they
+	// added, until A stops answering.
+	var mu sync.Mutex
+	added := map[string]string{} // id → its unique word
+	revoked := map[string]bool{}
+	var wg sync.WaitGroup
+	for w := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				word := fmt.Sprintf("w%dx%dq", w, i)
+				code, m, err := call(a, "POST", "/v1/memories", map[string]any{"text": "kill test memory " + word + " about the harbour ferry"})
+				if err != nil {
+					return
+				}
+				if code != 201 {
+					t.Errorf("add through A: %d %v", code, m)
+					return
+				}
+				id, _ := m["id"].(string)
+				mu.Lock()
+				added[id] = word
+				mu.Unlock()
+				if i%3 == 2 {
+					code, m, err := call(a, "POST", "/v1/memories/"+id+"/revoke", map[string]any{"reason": "kill test"})
+					if err != nil {
+						return
+					}
+					if code != 200 {
+						t.Errorf("revoke through A: %d %v", code, m)
+						return
+					}
+					mu.Lock()
+					revoked[id] = true
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		mu.Lock()
+		n := len(added)
+		mu.Unlock()
+		if n >= 60 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err := procA.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(added) < 20 {
+		t.Fatalf("only %d writes were acknowledged before the kill", len(added))
+	}
+	t.Logf("%d adds and %d revocations acknowledged before replica A was killed", len(added), len(revoked))
+
+	for id := range added {
+		code, m, err := call(b, "GET", "/v1/memories/"+id, nil)
+		if err != nil || code != 200 {
+			t.Fatalf("acknowledged memory %s through B: %d %v %v", id, code, m, err)
+		}
+		if got, _ := m["revoked"].(bool); got != revoked[id] {
+			t.Errorf("memory %s through B: revoked %v, but its revocation acknowledged: %v", id, got, revoked[id])
+		}
+	}
+	// Every acknowledged, unrevoked memory is found by a search through B
+	// (its own words), once B's follower has applied what A left.
+	var missing []string
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		missing = missing[:0]
+		for id, word := range added {
+			if revoked[id] {
+				continue
+			}
+			code, m, err := call(b, "POST", "/v1/search", map[string]any{"query": map[string]any{"text": word, "k": 5}})
+			if err != nil || code != 200 {
+				t.Fatalf("search through B: %d %v %v", code, m, err)
+			}
+			found := false
+			for _, c := range m["candidates"].([]any) {
+				if c.(map[string]any)["memory"].(map[string]any)["id"] == id {
+					found = true
+				}
+			}
+			if !found {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(missing) > 0 {
+		t.Fatalf("%d acknowledged memories are not found by a search through B: %v", len(missing), missing)
+	}
+}
