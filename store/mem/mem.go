@@ -12,7 +12,6 @@ package mem
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -182,74 +181,18 @@ func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict s
 	return err
 }
 
-// checkBatch is CheckBatch; it also says which memories an insert with
-// store.ConflictSkip leaves alone. It follows store/sqlite's check step by
-// step, so that both report the same problems in the same order with the
-// same messages: a reference to another user's memory reads like one to a
-// missing memory, and an id that is taken reads the same whoever holds it.
+// checkBatch is store.CheckInsert over the store's maps. The caller holds
+// the lock.
 func (d *data) checkBatch(ms []memory.Memory, onConflict store.OnConflict) ([]bool, error) {
-	var errs store.ItemErrors
-	fail := func(i int, err error) { errs = append(errs, &store.ItemError{Index: i, ID: ms[i].ID, Err: err}) }
-	batch := make(map[string]int, len(ms))
-	for i := range ms {
-		m := &ms[i]
-		if m.ID == "" || m.CreatedAt.IsZero() || len(m.Embedding) == 0 {
-			fail(i, errors.New("id, createdAt and embedding must be set before insert"))
-			continue
-		}
-		if err := m.Validate(); err != nil {
-			fail(i, err)
-		}
-		if j, dup := batch[m.ID]; dup {
-			fail(i, &store.RepeatError{ID: m.ID, First: j})
-			continue
-		}
-		batch[m.ID] = i
-	}
-	skip := make([]bool, len(ms))
-	for i := range ms {
-		m := &ms[i]
-		if m.ID == "" {
-			continue
-		}
-		user, forgotten, found := d.owner(m.ID)
-		switch {
-		case found && onConflict == store.ConflictSkip && !forgotten && user == m.UserID:
-			skip[i] = true
-		case found:
-			fail(i, &store.TakenError{ID: m.ID})
-		}
-	}
-	for i := range ms {
-		m := &ms[i]
-		if skip[i] {
-			continue
-		}
-		check := func(field string, refs []string) error {
-			for j, ref := range refs {
-				if k, inBatch := batch[ref]; inBatch {
-					if ms[k].UserID == m.UserID {
-						continue
-					}
-				} else if user, _, found := d.owner(ref); found && user == m.UserID {
-					continue
-				}
-				return &memory.FieldError{Field: fmt.Sprintf("%s[%d]", field, j),
-					Problem: fmt.Sprintf("unknown memory id %q (it must name a memory of user %q)", ref, m.UserID)}
+	return store.CheckInsert(ms, onConflict, func(ids []string) (map[string]store.Owner, error) {
+		out := make(map[string]store.Owner, len(ids))
+		for _, id := range ids {
+			if user, forgotten, found := d.owner(id); found {
+				out[id] = store.Owner{UserID: user, Forgotten: forgotten}
 			}
-			return nil
 		}
-		if err := check("lineageRefs", m.LineageRefs); err != nil {
-			fail(i, err)
-		} else if err := check("supersedes", m.Supersedes); err != nil {
-			fail(i, err)
-		}
-	}
-	if len(errs) > 0 {
-		slices.SortStableFunc(errs, func(a, b *store.ItemError) int { return a.Index - b.Index })
-		return nil, errs
-	}
-	return skip, nil
+		return out, nil
+	})
 }
 
 // owner says whose memory id is, and whether it was forgotten.

@@ -83,18 +83,12 @@ func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict s
 	return err
 }
 
-// owner is whose memory an id is, and whether it was forgotten.
-type owner struct {
-	user      string
-	forgotten bool
-}
-
 // owners looks up whose memories ids are, stored or forgotten, in two
 // queries. In a transaction that inserts (lock), the stored ones are locked
 // FOR SHARE, so that none is forgotten before the insert commits: a link
 // checked is a link that holds.
-func owners(ctx context.Context, q pgxQuerier, ids []string, lock bool) (map[string]owner, error) {
-	out := make(map[string]owner, len(ids))
+func owners(ctx context.Context, q pgxQuerier, ids []string, lock bool) (map[string]store.Owner, error) {
+	out := make(map[string]store.Owner, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -117,7 +111,7 @@ func owners(ctx context.Context, q pgxQuerier, ids []string, lock bool) (map[str
 				return nil, err
 			}
 			if _, seen := out[id]; !seen {
-				out[id] = owner{user: user, forgotten: st.forgotten}
+				out[id] = store.Owner{UserID: user, Forgotten: st.forgotten}
 			}
 		}
 		rows.Close()
@@ -128,104 +122,11 @@ func owners(ctx context.Context, q pgxQuerier, ids []string, lock bool) (map[str
 	return out, nil
 }
 
-// checkBatch is CheckBatch against q; it also says which memories an insert
-// with store.ConflictSkip leaves alone. Problems with memories come back as
-// store.ItemErrors, anything else (the database failing) as a plain error.
-// It follows store/sqlite's check step by step, so that both report the
-// same problems in the same order with the same messages: a reference to
-// another user's memory reads like one to a missing memory, and a taken id
-// reads the same whoever holds it and whether or not it was forgotten.
+// checkBatch is store.CheckInsert against q.
 func checkBatch(ctx context.Context, q pgxQuerier, ms []memory.Memory, onConflict store.OnConflict, lock bool) ([]bool, error) {
-	var errs store.ItemErrors
-	fail := func(i int, err error) { errs = append(errs, &store.ItemError{Index: i, ID: ms[i].ID, Err: err}) }
-	batch := make(map[string]int, len(ms))
-	for i := range ms {
-		m := &ms[i]
-		if m.ID == "" || m.CreatedAt.IsZero() || len(m.Embedding) == 0 {
-			fail(i, errors.New("id, createdAt and embedding must be set before insert"))
-			continue
-		}
-		if err := m.Validate(); err != nil {
-			fail(i, err)
-		}
-		if j, dup := batch[m.ID]; dup {
-			fail(i, &store.RepeatError{ID: m.ID, First: j})
-			continue
-		}
-		batch[m.ID] = i
-	}
-	// Every id to look up: the batch's own and the references outside it.
-	var lookup []string
-	wanted := map[string]bool{}
-	want := func(id string) {
-		if !wanted[id] {
-			wanted[id] = true
-			lookup = append(lookup, id)
-		}
-	}
-	for i := range ms {
-		if ms[i].ID != "" {
-			want(ms[i].ID)
-		}
-		for _, refs := range [][]string{ms[i].LineageRefs, ms[i].Supersedes} {
-			for _, ref := range refs {
-				if _, inBatch := batch[ref]; !inBatch {
-					want(ref)
-				}
-			}
-		}
-	}
-	found, err := owners(ctx, q, lookup, lock)
-	if err != nil {
-		return nil, err
-	}
-
-	skip := make([]bool, len(ms))
-	for i := range ms {
-		m := &ms[i]
-		if m.ID == "" {
-			continue
-		}
-		o, ok := found[m.ID]
-		switch {
-		case ok && onConflict == store.ConflictSkip && !o.forgotten && o.user == m.UserID:
-			skip[i] = true
-		case ok:
-			fail(i, &store.TakenError{ID: m.ID})
-		}
-	}
-	for i := range ms {
-		m := &ms[i]
-		if skip[i] {
-			continue
-		}
-		// check returns the first reference of refs that is not a memory of
-		// m's user.
-		check := func(field string, refs []string) error {
-			for j, ref := range refs {
-				if k, inBatch := batch[ref]; inBatch {
-					if ms[k].UserID == m.UserID {
-						continue
-					}
-				} else if o, ok := found[ref]; ok && o.user == m.UserID {
-					continue
-				}
-				return &memory.FieldError{Field: fmt.Sprintf("%s[%d]", field, j),
-					Problem: fmt.Sprintf("unknown memory id %q (it must name a memory of user %q)", ref, m.UserID)}
-			}
-			return nil
-		}
-		if err := check("lineageRefs", m.LineageRefs); err != nil {
-			fail(i, err)
-		} else if err := check("supersedes", m.Supersedes); err != nil {
-			fail(i, err)
-		}
-	}
-	if len(errs) > 0 {
-		slices.SortStableFunc(errs, func(a, b *store.ItemError) int { return a.Index - b.Index })
-		return nil, errs
-	}
-	return skip, nil
+	return store.CheckInsert(ms, onConflict, func(ids []string) (map[string]store.Owner, error) {
+		return owners(ctx, q, ids, lock)
+	})
 }
 
 // progressEvery is how often Insert tells its progress, in memories.

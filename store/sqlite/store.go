@@ -193,102 +193,30 @@ func (s *Store) CheckBatch(ctx context.Context, ms []memory.Memory, onConflict s
 // is refused, with the same message whoever holds the id and whether or not
 // it was forgotten.
 func checkBatch(ctx context.Context, q queryer, ms []memory.Memory, onConflict store.OnConflict) ([]bool, error) {
-	var errs store.ItemErrors
-	fail := func(i int, err error) { errs = append(errs, &store.ItemError{Index: i, ID: ms[i].ID, Err: err}) }
-	batch := make(map[string]int, len(ms))
-	for i := range ms {
-		m := &ms[i]
-		if m.ID == "" || m.CreatedAt.IsZero() || len(m.Embedding) == 0 {
-			fail(i, errors.New("id, createdAt and embedding must be set before insert"))
-			continue
+	return store.CheckInsert(ms, onConflict, func(ids []string) (map[string]store.Owner, error) {
+		out := make(map[string]store.Owner, len(ids))
+		if len(ids) == 0 {
+			return out, nil
 		}
-		if err := m.Validate(); err != nil {
-			fail(i, err)
-		}
-		if j, dup := batch[m.ID]; dup {
-			fail(i, &store.RepeatError{ID: m.ID, First: j})
-			continue
-		}
-		batch[m.ID] = i
-	}
-	owner, err := q.PrepareContext(ctx, `SELECT user_id, 0 FROM memories WHERE id = ?1
-		UNION ALL SELECT user_id, 1 FROM tombstones WHERE id = ?1 LIMIT 1`)
-	if err != nil {
-		return nil, err
-	}
-	defer owner.Close()
-	// lookup says whose memory id is, and whether it was forgotten.
-	lookup := func(id string) (user string, forgotten, found bool, err error) {
-		err = owner.QueryRowContext(ctx, id).Scan(&user, &forgotten)
-		if errors.Is(err, sql.ErrNoRows) {
-			return "", false, false, nil
-		}
-		return user, forgotten, err == nil, err
-	}
-
-	skip := make([]bool, len(ms))
-	for i := range ms {
-		m := &ms[i]
-		if m.ID == "" {
-			continue
-		}
-		user, forgotten, found, err := lookup(m.ID)
+		owner, err := q.PrepareContext(ctx, `SELECT user_id, 0 FROM memories WHERE id = ?1
+			UNION ALL SELECT user_id, 1 FROM tombstones WHERE id = ?1 LIMIT 1`)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case found && onConflict == store.ConflictSkip && !forgotten && user == m.UserID:
-			skip[i] = true
-		case found:
-			fail(i, &store.TakenError{ID: m.ID})
-		}
-	}
-	for i := range ms {
-		m := &ms[i]
-		if skip[i] {
-			continue
-		}
-		// check returns the first reference of refs that is not a memory of
-		// m's user, or the database's failure.
-		check := func(field string, refs []string) (problem, err error) {
-			for j, ref := range refs {
-				k, inBatch := batch[ref]
-				if inBatch && ms[k].UserID == m.UserID {
-					continue
-				}
-				if !inBatch {
-					user, _, found, err := lookup(ref)
-					if err != nil {
-						return nil, err
-					}
-					if found && user == m.UserID {
-						continue
-					}
-				}
-				return &memory.FieldError{Field: fmt.Sprintf("%s[%d]", field, j),
-					Problem: fmt.Sprintf("unknown memory id %q (it must name a memory of user %q)", ref, m.UserID)}, nil
+		defer owner.Close()
+		for _, id := range ids {
+			var o store.Owner
+			err := owner.QueryRowContext(ctx, id).Scan(&o.UserID, &o.Forgotten)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
 			}
-			return nil, nil
-		}
-		for _, f := range []struct {
-			name string
-			refs []string
-		}{{"lineageRefs", m.LineageRefs}, {"supersedes", m.Supersedes}} {
-			problem, err := check(f.name, f.refs)
 			if err != nil {
 				return nil, err
 			}
-			if problem != nil {
-				fail(i, problem)
-				break
-			}
+			out[id] = o
 		}
-	}
-	if len(errs) > 0 {
-		slices.SortStableFunc(errs, func(a, b *store.ItemError) int { return a.Index - b.Index })
-		return nil, errs
-	}
-	return skip, nil
+		return out, nil
+	})
 }
 
 func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict store.OnConflict, progress func(int)) (int, error) {
