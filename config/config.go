@@ -32,8 +32,10 @@ import (
 	"github.com/memgate/memgate/index/weaviate"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/policy"
+	"github.com/memgate/memgate/store"
 	"github.com/memgate/memgate/store/mem"
 	"github.com/memgate/memgate/store/postgres"
+	"github.com/memgate/memgate/store/sqlite"
 )
 
 // DefaultStore is the store location when none is configured.
@@ -207,6 +209,28 @@ func (e *SettingError) Unwrap() error { return e.Err }
 // ErrNoStore is wrapped by Open's error when Access is not Create and there
 // is no store at the location.
 var ErrNoStore = memgate.ErrNoStore
+
+// OpenStore opens the store at loc without an engine, for tools that work
+// on a store as a whole (memgate migrate): a SQLite file or a PostgreSQL
+// database (an in-memory store has nothing to open). access says whether it
+// must exist and may be written, as for Open. The caller closes it.
+func OpenStore(ctx context.Context, loc Location, access Access) (store.Store, error) {
+	mustExist, readOnly := access != Create, access == Read
+	var st store.Store
+	var err error
+	switch loc.Kind {
+	case "postgres":
+		st, err = postgres.OpenWith(ctx, loc.Path, postgres.Options{MustExist: mustExist, ReadOnly: readOnly})
+	case "sqlite":
+		st, err = sqlite.OpenWith(ctx, loc.Path, sqlite.OpenOptions{MustExist: mustExist, ReadOnly: readOnly})
+	default:
+		return nil, fmt.Errorf("store %s: a store of kind %q cannot be opened on its own", loc, loc.Kind)
+	}
+	if errors.Is(err, store.ErrNoStore) {
+		return nil, fmt.Errorf("no store at %s: %w", loc, err)
+	}
+	return st, err
+}
 
 // Open builds the engine c describes. The caller closes it.
 func (c Config) Open(ctx context.Context) (*memgate.Engine, error) {

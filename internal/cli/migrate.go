@@ -1,0 +1,347 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/memgate/memgate/config"
+	"github.com/memgate/memgate/store"
+)
+
+// reindexNote is what migrate says of the candidate index, which a logical
+// dump does not hold.
+const reindexNote = "The candidate index is not copied. The default (exact) index loads itself from the store; " +
+	"a scale-out index (--index weaviate://…) must be rebuilt from the destination with `memgate reindex` before serving from it."
+
+// dumpStore is a store that can be dumped and restored: the backends that
+// migrate copies between.
+type dumpStore interface {
+	store.Store
+	store.Dumper
+	store.Restorer
+}
+
+// testHookAfterRestore, if set, runs on the destination between the copy
+// and its verification: tests corrupt it there, to show the verification
+// notices.
+var testHookAfterRestore func(ctx context.Context, dst store.Store) error
+
+// migrateReport is what migrate prints with --json.
+type migrateReport struct {
+	From        string        `json:"from"`
+	To          string        `json:"to"`
+	Copied      bool          `json:"copied"` // false with --verify
+	Source      store.Summary `json:"source"`
+	Destination store.Summary `json:"destination"`
+	Match       bool          `json:"match"`
+	Differences []string      `json:"differences,omitempty"`
+	CopySeconds float64       `json:"copySeconds"`
+	// VerifySeconds is the time of the destination's dump (with
+	// --verify, of both dumps).
+	VerifySeconds float64 `json:"verifySeconds"`
+	Index         string  `json:"index"`
+}
+
+func (e *env) migrateCmd() *cobra.Command {
+	var (
+		from, to       string
+		asJSON, verify bool
+	)
+	cmd := &cobra.Command{
+		Use:   "migrate --from STORE --to STORE [--verify] [--json]",
+		Short: "Copy a whole store into a new, empty one (SQLite or PostgreSQL), verified by counts and checksums",
+		Long: `Copy everything a store holds into a new, empty store, and check the copy:
+the embedder identity; every memory in insertion order, with its vector, its
+sequence number and its revocation; tombstones of forgotten memories; lineage
+and supersession links; the audit trail with its sequence numbers and times;
+the review queue with its verdicts; labelled examples; and API keys (the
+hashes of their secrets, as stored). Ids, sequence numbers, times to the
+nanosecond and the bytes of every text are kept, so List cursors, review item
+numbers and audit sequence numbers mean the same in the copy.
+
+Stores are given as --store takes them: a SQLite file path or sqlite:PATH,
+or postgres://USER:PASSWORD@HOST:PORT/DATABASE (add ?search_path=SCHEMA for
+a schema of its own). Either may be either: SQLite to PostgreSQL to scale
+out, PostgreSQL to SQLite, or SQLite to a new SQLite file as a backup.
+
+The source is read in one consistent snapshot (stop its writers first:
+writes made during the copy are not in it). The destination must be new or
+empty, and is written in one transaction: on any failure nothing is written
+to it. Afterwards the destination is dumped again, and the counts and SHA-256
+checksums of both dumps (per kind of record and for the whole) must match;
+they are printed either way. With --verify, nothing is copied: both stores
+are only dumped and compared, to check a copy made earlier.
+
+The candidate index is not copied. The default (exact) index loads itself
+from the store; a scale-out index (--index weaviate://…) must be rebuilt from
+the destination with ` + "`memgate reindex`" + ` before serving from it. See
+docs/migrate.md.`,
+		Example: `  memgate migrate --from sqlite:memgate.db --to 'postgres://memgate:PASSWORD@db.internal:5432/memgate'
+  memgate migrate --from 'postgres://memgate:PASSWORD@db.internal:5432/memgate' --to sqlite:backup.db
+  memgate migrate --from sqlite:memgate.db --to sqlite:backup.db --verify --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, dst, err := migrateLocations(from, to)
+			if err != nil {
+				return err
+			}
+			return e.migrate(cmd.Context(), src, dst, verify, asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&from, "from", "", "the store to copy (required; as --store takes it)")
+	f.StringVar(&to, "to", "", "the new or empty store to copy it into (required; as --store takes it)")
+	f.BoolVar(&verify, "verify", false, "copy nothing: only dump both stores and compare their counts and checksums")
+	f.BoolVar(&asJSON, "json", false, "print the counts and checksums as JSON")
+	return cmd
+}
+
+// migrateLocations parses --from and --to, and refuses what cannot be
+// migrated whatever the stores hold: a missing flag, a location that does
+// not parse, an in-memory store, or one store named twice.
+func migrateLocations(from, to string) (src, dst config.Location, err error) {
+	if strings.TrimSpace(from) == "" || strings.TrimSpace(to) == "" {
+		return src, dst, usageError{errors.New("--from and --to are required: the store to copy and the store to copy it into")}
+	}
+	for _, l := range []struct {
+		flag, value string
+		loc         *config.Location
+	}{{"from", from, &src}, {"to", to, &dst}} {
+		loc, err := config.ParseStore(l.value)
+		if err != nil {
+			return src, dst, usageError{fmt.Errorf("--%s: %w", l.flag, err)}
+		}
+		if loc.Kind == "mem" {
+			return src, dst, usageError{fmt.Errorf("--%s mem: an in-memory store lives only as long as one command; "+
+				"migrate copies between SQLite files and PostgreSQL databases", l.flag)}
+		}
+		*l.loc = loc
+	}
+	if sameStore(src, dst) {
+		return src, dst, usageError{fmt.Errorf("--from and --to name the same store (%s)", src)}
+	}
+	return src, dst, nil
+}
+
+// sameStore reports whether a and b are one store: the same file (after
+// symbolic links), or the same database and schema on the same server,
+// whoever connects.
+func sameStore(a, b config.Location) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	if a.Kind == "sqlite" {
+		pa, errA := filepath.Abs(a.Path)
+		pb, errB := filepath.Abs(b.Path)
+		if errA == nil && errB == nil && pa == pb {
+			return true
+		}
+		fa, errA := os.Stat(a.Path)
+		fb, errB := os.Stat(b.Path)
+		return errA == nil && errB == nil && os.SameFile(fa, fb)
+	}
+	ua, errA := url.Parse(a.Path)
+	ub, errB := url.Parse(b.Path)
+	if errA != nil || errB != nil {
+		return a.Path == b.Path
+	}
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		return "5432"
+	}
+	return strings.EqualFold(ua.Hostname(), ub.Hostname()) && port(ua) == port(ub) &&
+		strings.Trim(ua.Path, "/") == strings.Trim(ub.Path, "/") &&
+		ua.Query().Get("search_path") == ub.Query().Get("search_path")
+}
+
+// openDumpStore opens the store at loc: an existing one, read-only, for
+// the source; for the destination, one that may be created.
+func openDumpStore(ctx context.Context, loc config.Location, create bool) (dumpStore, error) {
+	access := config.Read
+	if create {
+		access = config.Create
+	}
+	st, err := config.OpenStore(ctx, loc, access)
+	if errors.Is(err, store.ErrNoStore) && create && loc.Kind == "postgres" {
+		return nil, fmt.Errorf("the database of %s does not exist: create it first (CREATE DATABASE); "+
+			"migrate creates memgate's tables in it: %w", loc, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ds, ok := st.(dumpStore)
+	if !ok {
+		st.Close()
+		return nil, fmt.Errorf("store %s cannot be dumped or restored", loc)
+	}
+	return ds, nil
+}
+
+// migrate copies src into dst (unless verifyOnly), dumps dst again and
+// compares the two dumps' summaries, and prints them.
+func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verifyOnly, asJSON bool) error {
+	src, err := openDumpStore(ctx, srcLoc, false)
+	if err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
+	defer src.Close()
+	created := false
+	if dstLoc.Kind == "sqlite" && !verifyOnly {
+		_, err := os.Stat(dstLoc.Path)
+		created = errors.Is(err, os.ErrNotExist)
+	}
+	dst, err := openDumpStore(ctx, dstLoc, !verifyOnly)
+	if err != nil {
+		return fmt.Errorf("--to: %w", err)
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			dst.Close()
+		}
+	}()
+	rep := migrateReport{From: srcLoc.String(), To: dstLoc.String(), Copied: !verifyOnly, Index: reindexNote}
+
+	var srcDigest store.Digest
+	start := time.Now()
+	update, done := e.progress("copying")
+	if verifyOnly {
+		err = dumpInto(ctx, src, &srcDigest, update)
+	} else {
+		err = dst.Restore(ctx, counted(store.Tee(store.Records(ctx, src), &srcDigest), update))
+	}
+	done()
+	if err != nil {
+		if !verifyOnly {
+			dst.Close()
+			closed = true
+			if created {
+				removeStoreFiles(dstLoc.Path)
+			}
+			return fmt.Errorf("%w; nothing was written to %s", err, dstLoc)
+		}
+		return fmt.Errorf("--from: %w", err)
+	}
+	rep.Source = srcDigest.Summary()
+	if !verifyOnly {
+		rep.CopySeconds = time.Since(start).Seconds()
+		if testHookAfterRestore != nil {
+			if err := testHookAfterRestore(ctx, dst); err != nil {
+				return err
+			}
+		}
+		start = time.Now()
+	}
+
+	var dstDigest store.Digest
+	update, done = e.progress("verifying")
+	err = dumpInto(ctx, dst, &dstDigest, update)
+	done()
+	if err != nil {
+		return fmt.Errorf("verify %s: %w", dstLoc, err)
+	}
+	rep.Destination = dstDigest.Summary()
+	rep.VerifySeconds = time.Since(start).Seconds()
+	rep.Differences = rep.Destination.Diff(rep.Source)
+	rep.Match = rep.Differences == nil && rep.Destination.SHA256 == rep.Source.SHA256
+
+	if asJSON {
+		if err := e.printJSON(rep); err != nil {
+			return err
+		}
+	} else {
+		e.printMigration(&rep)
+	}
+	if !rep.Match {
+		what := "the copy in " + dstLoc.String()
+		if verifyOnly {
+			what = dstLoc.String()
+		}
+		return fmt.Errorf("%s does not match %s: %s", what, srcLoc, strings.Join(rep.Differences, "; "))
+	}
+	return nil
+}
+
+// dumpInto adds d's dump to digest.
+func dumpInto(ctx context.Context, d store.Dumper, digest *store.Digest, update func(done, total int)) error {
+	n := 0
+	return d.Dump(ctx, func(r store.Record) error {
+		if n++; update != nil && n%1024 == 0 {
+			update(n, -1)
+		}
+		return digest.Add(&r)
+	})
+}
+
+// counted yields records, telling update now and then how many went by.
+func counted(records iter.Seq2[store.Record, error], update func(done, total int)) iter.Seq2[store.Record, error] {
+	if update == nil {
+		return records
+	}
+	return func(yield func(store.Record, error) bool) {
+		n := 0
+		for r, err := range records {
+			if n++; n%1024 == 0 {
+				update(n, -1)
+			}
+			if !yield(r, err) {
+				return
+			}
+		}
+	}
+}
+
+// removeStoreFiles removes a SQLite store that migrate created and left
+// empty, with the files SQLite keeps beside it.
+func removeStoreFiles(path string) {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		os.Remove(p)
+	}
+}
+
+// printMigration prints the report as a table of counts and the
+// checksums.
+func (e *env) printMigration(rep *migrateReport) {
+	if rep.Copied {
+		fmt.Fprintf(e.out, "copied %s → %s in %s (%d records); verified in %s\n", safe(rep.From), safe(rep.To),
+			seconds(rep.CopySeconds), rep.Source.Records, seconds(rep.VerifySeconds))
+	} else {
+		fmt.Fprintf(e.out, "compared %s with %s in %s\n", safe(rep.From), safe(rep.To), seconds(rep.VerifySeconds))
+	}
+	fmt.Fprintf(e.out, "%-14s %12s %12s\n", "records", "source", "destination")
+	for i, ks := range rep.Source.Kinds {
+		var d store.KindSummary
+		if i < len(rep.Destination.Kinds) {
+			d = rep.Destination.Kinds[i]
+		}
+		mark := ""
+		if ks != d {
+			mark = "  differs"
+		}
+		fmt.Fprintf(e.out, "%-14s %12d %12d%s\n", ks.Kind, ks.Count, d.Count, mark)
+	}
+	fmt.Fprintf(e.out, "sha256 source       %s\n", rep.Source.SHA256)
+	fmt.Fprintf(e.out, "sha256 destination  %s\n", rep.Destination.SHA256)
+	if rep.Match {
+		fmt.Fprintln(e.out, "checksums match")
+	} else {
+		fmt.Fprintln(e.out, "checksums DIFFER")
+	}
+	if rep.Copied {
+		fmt.Fprintln(e.out, reindexNote)
+	}
+}
+
+func seconds(s float64) string {
+	return (time.Duration(s * float64(time.Second))).Round(time.Millisecond).String()
+}

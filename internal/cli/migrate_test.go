@@ -1,0 +1,317 @@
+package cli
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	_ "modernc.org/sqlite" // to tamper with a store's file behind memgate's back
+
+	"github.com/memgate/memgate/store"
+)
+
+// fillForMigrate makes a SQLite store through the command line with a bit
+// of everything: memories with lineage, supersession, a revocation and a
+// forgetting, searches (audit events), and API keys.
+func fillForMigrate(t *testing.T, db string) {
+	t.Helper()
+	jsonl := filepath.Join(t.TempDir(), "m.jsonl")
+	os.WriteFile(jsonl, []byte(
+		`{"id":"m1","userId":"alex","text":"Atlas deploys after the Thursday freeze","projectId":"atlas","domain":"work","sourceAuthority":"user_confirmed"}`+"\n"+
+			`{"id":"m2","userId":"alex","text":"Blood test on Friday","domain":"health","classification":"restricted"}`+"\n"+
+			`{"id":"m3","userId":"sam","text":"Sam deploys Atlas on Fridays","sourceAuthority":"external"}`+"\n"+
+			`{"id":"m4","userId":"alex","text":"Summary: Atlas ships after the freeze","lineageRefs":["m1"],"supersedes":["m1"]}`+"\n"+
+			`{"id":"m5","userId":"alex","text":"Café notes — naïve résumé ☕"}`+"\n"), 0o600)
+	for _, args := range [][]string{
+		{"import", jsonl},
+		{"search", "--user", "alex", "--task", "t1", "-q", "when does Atlas deploy"},
+		{"search", "--user", "sam", "--task", "t2", "--intent", "execute", "--tool-risk", "privileged", "-q", "deploy Atlas"},
+		{"revoke", "m2", "--reason", "wrong date"},
+		{"forget", "m5", "--reason", "asked to"},
+		{"keys", "create", "--principal", "ops", "--role", "admin", "--users", "*"},
+	} {
+		if r := run(t, "", append([]string{"--db", db}, args...)...); r.code != 0 {
+			t.Fatalf("%v: %+v", args, r)
+		}
+	}
+}
+
+// migrate copies a SQLite store into a new SQLite file with everything in
+// it, prints matching counts and checksums (also as JSON), and the copy
+// answers as the original does.
+func TestMigrateSQLiteToSQLite(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	fillForMigrate(t, src)
+
+	dst := filepath.Join(dir, "copy.db")
+	r := run(t, "", "migrate", "--from", "sqlite:"+src, "--to", dst)
+	if r.code != 0 {
+		t.Fatalf("migrate: %+v", r)
+	}
+	for _, want := range []string{"copied " + src + " → " + dst, "checksums match", "memgate reindex"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("migrate's output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	for _, want := range [][]string{{"memories", "4", "4"}, {"tombstones", "1", "1"}, {"lineage", "1", "1"},
+		{"supersessions", "1", "1"}, {"keys", "1", "1"}, {"identity", "1", "1"}} {
+		if !hasRow(r.stdout, want) {
+			t.Errorf("migrate's output lacks the row %v:\n%s", want, r.stdout)
+		}
+	}
+
+	// --json: the same figures, and both checksums.
+	dst2 := filepath.Join(dir, "copy2.db")
+	r = run(t, "", "migrate", "--from", src, "--to", "sqlite:"+dst2, "--json")
+	if r.code != 0 {
+		t.Fatalf("migrate --json: %+v", r)
+	}
+	var rep migrateReport
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("migrate --json: %v\n%s", err, r.stdout)
+	}
+	if !rep.Match || !rep.Copied || rep.Source.SHA256 == "" || rep.Source.SHA256 != rep.Destination.SHA256 ||
+		rep.Source.Count(store.RecordMemory) != 4 || rep.Destination.Count(store.RecordEvent) == 0 ||
+		rep.Source.Count(store.RecordEvent) != rep.Destination.Count(store.RecordEvent) {
+		t.Errorf("migrate --json = %+v", rep)
+	}
+
+	// The copy answers as the original: memories, the audit trail, keys.
+	for _, args := range [][]string{
+		{"list", "--revoked", "--json", "--limit", "0"},
+		{"get", "m4", "--json"},
+		{"audit", "--json"},
+		{"keys", "list"},
+		{"stats"},
+	} {
+		want := run(t, "", append([]string{"--db", src}, args...)...)
+		got := run(t, "", append([]string{"--db", dst}, args...)...)
+		if want.code != 0 || got.code != 0 {
+			t.Fatalf("%v: source %+v, copy %+v", args, want, got)
+		}
+		if args[0] == "stats" { // the first line names the file
+			want.stdout, got.stdout = afterFirstLine(want.stdout), afterFirstLine(got.stdout)
+		}
+		if got.stdout != want.stdout {
+			t.Errorf("%v on the copy:\n%s\nwant (the source's):\n%s", args, got.stdout, want.stdout)
+		}
+	}
+	if r := run(t, "", "--db", dst, "get", "m5"); r.code != 1 || !strings.Contains(r.stderr, "forgotten") {
+		t.Errorf("get of a forgotten memory in the copy: %+v", r)
+	}
+	// The copy goes on numbering after the restored records.
+	if r := run(t, "", "--db", dst, "search", "--user", "alex", "--task", "t3", "-q", "Atlas"); r.code != 0 {
+		t.Fatalf("search on the copy: %+v", r)
+	}
+	before := run(t, "", "--db", src, "audit", "--json")
+	after := run(t, "", "--db", dst, "audit", "--json")
+	var evBefore, evAfter []struct{ Seq int64 }
+	json.Unmarshal([]byte(before.stdout), &evBefore)
+	json.Unmarshal([]byte(after.stdout), &evAfter)
+	if len(evBefore) == 0 || len(evAfter) <= len(evBefore) || evAfter[len(evBefore)].Seq <= evBefore[len(evBefore)-1].Seq {
+		t.Errorf("events after a search on the copy: %d (was %d), the new ones not numbered after the copied ones", len(evAfter), len(evBefore))
+	}
+
+	// A destination that holds anything is refused, and left as it was.
+	r = run(t, "", "migrate", "--from", src, "--to", dst)
+	if r.code != 1 {
+		t.Fatalf("migrate into a store that is not empty: %+v", r)
+	}
+	checkOneLine(t, "migrate into a store that is not empty", r.stderr, "the store is not empty")
+	if again := run(t, "", "--db", dst, "audit", "--json"); again.stdout != after.stdout {
+		t.Error("the refused migration changed the destination")
+	}
+}
+
+// hasRow reports whether out has a line whose words are want.
+func hasRow(out string, want []string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Join(strings.Fields(l), " ") == strings.Join(want, " ") {
+			return true
+		}
+	}
+	return false
+}
+
+func afterFirstLine(s string) string {
+	_, rest, _ := strings.Cut(s, "\n")
+	return rest
+}
+
+// A destination that differs from the source is caught by the checksums:
+// one changed row, whether it changed between the copy and its
+// verification or afterwards (found by --verify), fails the command and
+// names the kind of record that differs.
+func TestMigrateDetectsCorruption(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	fillForMigrate(t, src)
+
+	t.Run("between copy and verification", func(t *testing.T) {
+		testHookAfterRestore = func(ctx context.Context, dst store.Store) error {
+			_, err := dst.Revoke(ctx, "m3", store.Change{Reason: "tampered", At: time.Now(), PrincipalID: "intruder"})
+			return err
+		}
+		defer func() { testHookAfterRestore = nil }()
+		r := run(t, "", "migrate", "--from", src, "--to", filepath.Join(dir, "hooked.db"))
+		if r.code != 1 {
+			t.Fatalf("migrate with a changed destination: %+v", r)
+		}
+		checkOneLine(t, "migrate", r.stderr, "does not match")
+		for _, want := range []string{"memories:", "events:"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("the error does not name %s: %s", want, r.stderr)
+			}
+		}
+		if !strings.Contains(r.stdout, "checksums DIFFER") || !strings.Contains(r.stdout, "differs") {
+			t.Errorf("the report does not show the difference:\n%s", r.stdout)
+		}
+	})
+
+	t.Run("after the copy, found by --verify", func(t *testing.T) {
+		dst := filepath.Join(dir, "tampered.db")
+		if r := run(t, "", "migrate", "--from", src, "--to", dst); r.code != 0 {
+			t.Fatalf("migrate: %+v", r)
+		}
+		if r := run(t, "", "migrate", "--from", src, "--to", dst, "--verify"); r.code != 0 || !strings.Contains(r.stdout, "checksums match") {
+			t.Fatalf("migrate --verify of a good copy: %+v", r)
+		}
+		db, err := sql.Open("sqlite", dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := db.Exec("UPDATE memories SET text = 'Atlas deploys before the Thursday freeze' WHERE id = 'm1'")
+		if n, _ := res.RowsAffected(); err != nil || n != 1 {
+			t.Fatalf("tamper: %v (%d rows)", err, n)
+		}
+		db.Close()
+		r := run(t, "", "migrate", "--from", src, "--to", dst, "--verify", "--json")
+		if r.code != 1 {
+			t.Fatalf("migrate --verify of a tampered copy: %+v", r)
+		}
+		checkOneLine(t, "migrate --verify", r.stderr, "memories:")
+		var rep migrateReport
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+			t.Fatalf("%v\n%s", err, r.stdout)
+		}
+		if rep.Match || rep.Copied || len(rep.Differences) != 1 || !strings.HasPrefix(rep.Differences[0], "memories:") ||
+			rep.Source.Count(store.RecordMemory) != rep.Destination.Count(store.RecordMemory) {
+			t.Errorf("migrate --verify of a tampered copy = %+v; want one difference, in the memories' checksum", rep)
+		}
+	})
+}
+
+// What cannot be migrated whatever the stores hold is a usage error (exit
+// 2), and creates no store; a missing source is an operation failure (exit
+// 1), and creates no destination either.
+func TestMigrateRefusals(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	fillForMigrate(t, src)
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(src, link); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, "never.db")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"migrate", "--from", src}, 2, "--from and --to are required"},
+		{[]string{"migrate", "--to", dst}, 2, "--from and --to are required"},
+		{[]string{"migrate", "--from", src, "--to", "mem:"}, 2, "--to mem:"},
+		{[]string{"migrate", "--from", "mem:", "--to", dst}, 2, "--from mem:"},
+		{[]string{"migrate", "--from", src, "--to", "redis://x"}, 2, "--to"},
+		{[]string{"migrate", "--from", src, "--to", "sqlite:" + src}, 2, "the same store"},
+		{[]string{"migrate", "--from", src, "--to", link}, 2, "the same store"},
+		{[]string{"migrate", "--from", "postgres://a@db:5432/memgate", "--to", "postgres://b:pw@DB/memgate?sslmode=disable"}, 2, "the same store"},
+		{[]string{"migrate", "--from", src, "--to", dst, "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"migrate", "--from", filepath.Join(dir, "missing.db"), "--to", dst}, 1, "no store at"},
+		{[]string{"migrate", "--from", src, "--to", dst, "--verify"}, 1, "no store at"},
+	} {
+		name := strings.Join(tc.args, " ")
+		r := run(t, "", tc.args...)
+		if r.code != tc.code {
+			t.Errorf("%s: exit %d, want %d\n%s", name, r.code, tc.code, r.stderr)
+			continue
+		}
+		checkOneLine(t, name, r.stderr, tc.want)
+		if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%s created %s", name, dst)
+		}
+	}
+}
+
+// A SQLite store migrates into PostgreSQL and back with the same checksum
+// all the way (needs MEMGATE_TEST_POSTGRES: a server whose role may CREATE
+// DATABASE; scripts/scaleout-up.sh starts one).
+func TestMigrateThroughPostgres(t *testing.T) {
+	base := os.Getenv("MEMGATE_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("MEMGATE_TEST_POSTGRES is not set")
+	}
+	ctx := t.Context()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("connect to MEMGATE_TEST_POSTGRES: %v", err)
+	}
+	defer conn.Close(context.Background())
+	name := fmt.Sprintf("memgate_migrate_%d_%d", os.Getpid(), time.Now().UnixNano()%1_000_000)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), base)
+		if err == nil {
+			c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			c.Close(context.Background())
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	pg := u.String()
+
+	dir := t.TempDir()
+	src, back := filepath.Join(dir, "src.db"), filepath.Join(dir, "back.db")
+	fillForMigrate(t, src)
+	var sums []string
+	for _, args := range [][]string{
+		{"migrate", "--from", src, "--to", pg, "--json"},
+		{"migrate", "--from", pg, "--to", back, "--json"},
+		{"migrate", "--from", src, "--to", back, "--verify", "--json"},
+	} {
+		r := run(t, "", args...)
+		var rep migrateReport
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &rep) != nil || !rep.Match {
+			t.Fatalf("%v: %+v", args, r)
+		}
+		sums = append(sums, rep.Source.SHA256, rep.Destination.SHA256)
+	}
+	for _, s := range sums[1:] {
+		if s != sums[0] {
+			t.Fatalf("checksums along SQLite → PostgreSQL → SQLite differ: %v", sums)
+		}
+	}
+	r := run(t, "", "migrate", "--from", src, "--to", pg)
+	if r.code != 1 {
+		t.Fatalf("migrate into a PostgreSQL store that is not empty: %+v", r)
+	}
+	checkOneLine(t, "migrate into PostgreSQL again", r.stderr, "the store is not empty")
+	if pw, ok := u.User.Password(); ok && strings.Contains(r.stderr, pw) {
+		t.Errorf("the error shows the PostgreSQL password: %s", r.stderr)
+	}
+}
