@@ -83,6 +83,9 @@ type data struct {
 	keys []auth.Key // API keys, oldest first
 
 	outbox outbox // the index outbox, if enabled
+	// lastSeq is the greatest sequence number given to a memory, kept
+	// when the memory is forgotten: numbers are never given twice.
+	lastSeq int64
 }
 
 // record is one stored memory. Records are never changed once stored (a
@@ -250,8 +253,8 @@ func (s *Store) Insert(ctx context.Context, ms []memory.Memory, onConflict store
 }
 
 // add stores a copy of m, checked, with the next sequence number: one more
-// than the greatest stored, as SQLite numbers rows, so that cursors agree
-// with store/sqlite's.
+// than the greatest given, as store/sqlite numbers memories, so that
+// cursors agree with its.
 func (d *data) add(m *memory.Memory) {
 	c := memory.Memory{
 		ID: m.ID, Text: m.Text, UserID: m.UserID,
@@ -262,10 +265,11 @@ func (d *data) add(m *memory.Memory) {
 		Audience:  cloneOrNil(m.Audience),
 		Embedding: slices.Clone(m.Embedding),
 	}
-	seq := int64(1)
+	seq := d.lastSeq + 1
 	if n := len(d.order); n > 0 {
-		seq = d.order[n-1].seq + 1
+		seq = max(seq, d.order[n-1].seq+1)
 	}
+	d.lastSeq = seq
 	r := &record{seq: seq, m: c}
 	d.memories[c.ID] = r
 	d.order = append(d.order, r)

@@ -134,4 +134,14 @@ CREATE TABLE api_keys (
 	revoked_at INTEGER
 ) STRICT;
 `,
+	// v6: a memory's sequence number (a List cursor) is never given twice.
+	// Forgetting deletes the row; this floor keeps the greatest number
+	// deleted, and inserts number past it.
+	`
+CREATE TRIGGER memories_seq_floor AFTER DELETE ON memories
+BEGIN
+	INSERT INTO meta(key, value) VALUES ('memories_seq_floor', CAST(OLD.seq AS TEXT))
+		ON CONFLICT(key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), OLD.seq) AS TEXT);
+END;
+`,
 }

@@ -225,9 +225,18 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict st
 		return 0, err
 	}
 
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO memories(id, user_id, workspace_id, project_id, domain, text,
+	// Sequence numbers are never given twice: SQLite would number a row
+	// one past the greatest stored, which reuses those of the newest
+	// memories once they are forgotten, so the next number also passes the
+	// floor that forgetting leaves in meta (schema v6).
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT max(seq) FROM memories), 0),
+		coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'memories_seq_floor'), 0))`).Scan(&seq); err != nil {
+		return 0, err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO memories(seq, id, user_id, workspace_id, project_id, domain, text,
 		source_authority, kind, classification, created_at, expires_at, revoked, revoked_at, revoked_reason,
-		audience, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		audience, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return 0, err
 	}
@@ -253,7 +262,8 @@ func insertTx(ctx context.Context, tx *sql.Tx, ms []memory.Memory, onConflict st
 			b, _ := json.Marshal(m.Audience)
 			audience = string(b)
 		}
-		if _, err := ins.ExecContext(ctx, m.ID, m.UserID, nullStr(m.WorkspaceID), nullStr(m.ProjectID), nullStr(m.Domain),
+		seq++
+		if _, err := ins.ExecContext(ctx, seq, m.ID, m.UserID, nullStr(m.WorkspaceID), nullStr(m.ProjectID), nullStr(m.Domain),
 			m.Text, nullStr(string(m.SourceAuthority)), nullStr(string(m.Kind)), nullStr(string(m.Classification)),
 			m.CreatedAt.UnixNano(), nullTime(m.ExpiresAt), m.Revoked, nullTime(m.RevokedAt), nullStr(m.RevokedReason),
 			audience, encodeVector(m.Embedding)); err != nil {

@@ -221,6 +221,27 @@ func checkOrdering(ctx context.Context, t testing.TB, newStore Factory) {
 			t.Errorf("Queue(pending) = %+v, want items 1, 3 and 5 in order", got)
 		}
 	}
+
+	// A cursor stays valid for what is written after it, also when the
+	// memory it points at and every later one are forgotten: a client
+	// that continues from its last cursor must see the next memory, so a
+	// sequence number is never given twice.
+	s = newStore(t)
+	insert(ctx, t, s, newMem("t1", "u1", "first"), newMem("t2", "u1", "second"))
+	p1, err := s.List(ctx, store.ListQuery{Limit: 1})
+	if err != nil || len(p1.Memories) != 1 || p1.Next == 0 {
+		t.Fatalf("List(limit 1) = %+v, %v; want t1 and a cursor", p1, err)
+	}
+	forget(ctx, t, s, "t1", t0.Add(time.Hour))
+	forget(ctx, t, s, "t2", t0.Add(time.Hour))
+	insert(ctx, t, s, newMem("t3", "u1", "third"))
+	p3, err := s.List(ctx, store.ListQuery{After: p1.Next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := idsOf(p3.Memories); !slices.Equal(got, []string{"t3"}) {
+		t.Errorf("List(after the cursor of t1, forgotten since with t2) = %v, want t3, written after it", got)
+	}
 }
 
 // checkAudit: the trail is append-only: sequence numbers increase, an
