@@ -2,10 +2,14 @@ package weaviate
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/memgate/memgate/index/exact"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
 )
 
 // TestTenant checks the tenant names of users: valid Weaviate tenant names,
@@ -78,11 +82,124 @@ func TestConstructorFails(t *testing.T) {
 	}
 }
 
-// TestHasWord checks which queries Lexical sends to the server.
-func TestHasWord(t *testing.T) {
-	for q, want := range map[string]bool{"": false, "  ,!? ": false, "a": true, "Glacier, harbor!": true, "日本": true, "42": true} {
-		if got := hasWord(q); got != want {
-			t.Errorf("hasWord(%q) = %v, want %v", q, got, want)
+// TestQueryTerms checks which words Lexical counts: the exact index's
+// content words, lowercased, without stopwords, distinct and sorted.
+func TestQueryTerms(t *testing.T) {
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"", nil},
+		{"  ,!? ", nil},
+		{"the and of", nil},
+		{"Glacier, harbor! glacier", []string{"glacier", "harbor"}},
+		{"日本 42", []string{"42", "日", "本"}},
+		{"O'Brien don't Straße", []string{"o'brien", "straße"}},
+	} {
+		if got := queryTerms(c.query); !slices.Equal(got, c.want) {
+			t.Errorf("queryTerms(%q) = %q, want %q", c.query, got, c.want)
+		}
+	}
+}
+
+// TestBM25MatchesExact checks the BM25 arithmetic of Lexical against the
+// exact index's, without a server: statistics counted from the texts as
+// Weaviate counts them (entries, summed termCount, document frequencies)
+// must give every entry the exact index's score, bit for bit.
+func TestBM25MatchesExact(t *testing.T) {
+	ctx := context.Background()
+	texts := []string{
+		"ledger anchor ledger", "the ledger", "anchor beacon cinder dune ember", "", "the and of",
+		"Café naïve café", "日本語 ledger", "anchor anchor anchor anchor", "beacon", "o'brien's ledger anchor",
+	}
+	x := exact.New(2)
+	var docs [][]string
+	for i, text := range texts {
+		if err := x.Upsert(ctx, retrieve.Entry{ID: fmt.Sprintf("m%02d", i), UserID: "u", Text: text, Vector: []float32{1, 0}}); err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, docTerms(strings.Join(analyze(text), " ")))
+	}
+	long := make([]string, 0, exact.MaxQueryTerms+10)
+	for i := range exact.MaxQueryTerms + 5 {
+		long = append(long, fmt.Sprintf("a%02d", i))
+	}
+	for _, query := range []string{"ledger", "anchor ledger", "café beacon 語 unknown", "the", strings.Join(long, " ") + " ledger zz"} {
+		words := queryTerms(query)
+		st := &bm25Stats{n: int64(len(texts))}
+		df := make([]int64, len(words))
+		for _, d := range docs {
+			st.totalLen += int64(len(d))
+			for i, w := range words {
+				if slices.Contains(d, w) {
+					df[i]++
+				}
+			}
+		}
+		st.use(words, df)
+		want, err := x.Lexical(ctx, memory.Filter{UserID: "u"}, query, len(texts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantScore := map[string]float64{}
+		for _, h := range want {
+			wantScore[h.ID] = h.Score
+		}
+		for i, d := range docs {
+			id := fmt.Sprintf("m%02d", i)
+			if got := float64(st.score(d)); got != wantScore[id] {
+				t.Errorf("query %q: %s scores %v, the exact index %v", query, id, got, wantScore[id])
+			}
+		}
+	}
+}
+
+// TestStatsUse checks that the words that count are the first
+// exact.MaxQueryTerms (in sorted order) that occur, and that use says
+// whether later words could still count.
+func TestStatsUse(t *testing.T) {
+	words := make([]string, exact.MaxQueryTerms+4)
+	df := make([]int64, len(words))
+	for i := range words {
+		words[i] = fmt.Sprintf("w%02d", i)
+		df[i] = int64(i % 2) // every other word occurs
+	}
+	var st bm25Stats
+	if more := st.use(words[:10], df[:10]); !more || len(st.terms) != 5 {
+		t.Errorf("after 10 words: %d words count, more = %v; want 5, true", len(st.terms), more)
+	}
+	// Fewer than exact.MaxQueryTerms occur: more words would count.
+	if more := st.use(words[10:], df[10:]); !more || len(st.terms) != (exact.MaxQueryTerms+4)/2 {
+		t.Errorf("after all words: %d words count, more = %v; want %d, true", len(st.terms), more, (exact.MaxQueryTerms+4)/2)
+	}
+	long := make([]string, 2*exact.MaxQueryTerms)
+	ones := make([]int64, len(long))
+	for i := range long {
+		long[i], ones[i] = fmt.Sprintf("l%02d", i), 1
+	}
+	st = bm25Stats{}
+	if more := st.use(long, ones); more || len(st.terms) != exact.MaxQueryTerms || st.terms[exact.MaxQueryTerms-1] != long[exact.MaxQueryTerms-1] {
+		t.Errorf("with %d words that all occur: %d count (last %q), more = %v", len(long), len(st.terms), st.terms[len(st.terms)-1], more)
+	}
+}
+
+// TestNumber checks the reading of aggregate counts and sums.
+func TestNumber(t *testing.T) {
+	m := map[string]any{"meta": map[string]any{"count": 3.0}, "termCount": map[string]any{"sum": nil},
+		"bad": map[string]any{"sum": 1.5}}
+	for _, c := range []struct {
+		path []string
+		want int64
+		ok   bool
+	}{
+		{[]string{"meta", "count"}, 3, true},
+		{[]string{"termCount", "sum"}, 0, true},
+		{[]string{"bad", "sum"}, 0, false},
+		{[]string{"meta", "missing"}, 0, false},
+	} {
+		got, err := number(m, c.path...)
+		if got != c.want || (err == nil) != c.ok {
+			t.Errorf("number(%v) = %d, %v; want %d, ok %v", c.path, got, err, c.want, c.ok)
 		}
 	}
 }

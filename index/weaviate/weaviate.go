@@ -1,6 +1,8 @@
 // Package weaviate is a candidate index (index.Index) kept in a Weaviate
 // server, through the official Go client (v5): the scale-out alternative to
-// the exact in-memory index for tenants too big for one process.
+// the exact in-memory index (index/exact) for tenants too big for one
+// process. For the same entries it returns the hits the exact index returns,
+// in the same order and with the same scores (see Parity below).
 //
 // Layout: one collection (class) with multi-tenancy enabled and one tenant
 // per memgate user, so a user's searches run on that user's shard only and
@@ -8,50 +10,78 @@
 // collection has autoTenantCreation on, so the first batch write of a user
 // creates its tenant). The vectorizer is none: memgate sends its own
 // vectors, compared by cosine distance. Each object carries memoryId,
-// workspaceId, projectId and domain (filterable, field tokenization) and
-// text (searchable, word tokenization, for BM25); its UUID is derived from
-// the memory id (uuid.NewSHA1), so an upsert of the same id replaces it.
-// An unscoped entry (empty label) stores no value for that property (null,
+// workspaceId, projectId and domain (filterable, field tokenization); text
+// (stored, not indexed); terms, the text's content words as the exact index
+// analyses them (embed.Tokens without stopwords), in order, joined by
+// spaces (filterable and searchable, whitespace tokenization, no
+// stopwords), and termCount, how many there are. Its UUID is derived from
+// the memory id (uuid.NewSHA1), so an upsert of the same id replaces it. An
+// unscoped entry (empty label) stores no value for that property (null,
 // with indexNullState on), so the scope rule "label == want OR unscoped" is
 // a where filter (prop == want OR prop IsNull) applied inside the vector and
 // BM25 queries, never to their results.
 //
-// Ordering: Weaviate orders hits by distance or BM25 score but not ties by
-// id, which the contract wants. Search and Lexical therefore ask for a few
-// more than k hits, sort them (score desc, id asc) and cut at k; when the
-// hits tied with the k-th reach the end of what was fetched, they fetch
-// again with a doubled limit until the tie group is complete, so the kept
-// ids are always the smallest of the tie.
+// # Parity with the exact index
+//
+// Weaviate proposes candidates and memgate scores them, with the exact
+// index's arithmetic:
+//
+//   - Search asks Weaviate for the nearest objects with their stored
+//     vectors and scores each by the same float32 dot product the exact
+//     index uses (internal/vecmath), so scores are bit for bit the exact
+//     index's. Every search carries a where filter (the scope, or "memoryId
+//     is not null" when there is none), and Weaviate's HNSW index scans a
+//     filtered search's allowed objects by brute force, exactly, when they
+//     are fewer than the collection's flatSearchCutoff (Weaviate's default
+//     is 40000; ?flatcutoff=N sets it when New creates the collection).
+//     Tenants below that size get exact results; bigger ones get HNSW's
+//     approximate neighbours, re-scored and re-ordered, which is what
+//     Weaviate is for.
+//   - Lexical computes the exact index's BM25 (k1 1.2, b 0.75, idf
+//     ln(1 + (N - df + 0.5)/(df + 0.5)), statistics over all of the user's
+//     entries whatever the scope, at most exact.MaxQueryTerms query words)
+//     from statistics Weaviate counts (the user's entries, their summed
+//     termCount and each query word's document frequency, in one request
+//     of aggregates), and scores each candidate from its terms. When the
+//     entries with a query word are at most lexScanMax, the candidates are
+//     all of them in the scope (a ContainsAny filter on terms, exact).
+//     Beyond that Weaviate's BM25 over terms proposes them; its score is
+//     the same formula without the factor k1+1 but with its own statistics
+//     (a float32 mean length, frequencies that may count deleted objects
+//     until compaction), and Weaviate 1.35.2's BM25 was seen to miss some
+//     of its own best objects at a small limit, so there the hits are
+//     approximate.
+//
+// Search, and Lexical on the BM25 path, ask for k+extra objects first. A
+// fetch is complete when it returns fewer objects than asked for: every
+// in-scope candidate is then scored. When it is full, the k-th score must
+// beat what an object not fetched could score by Weaviate's own measure,
+// with a margin (vecSlack, lexSlack); otherwise they fetch again with
+// twice the limit. That also completes a tie cut by k, so the kept ids are
+// always the smallest of the tie. Hits are ordered by score, best first,
+// ties by id.
 //
 // A search returns at most 10000 hits (Weaviate's QUERY_MAXIMUM_RESULTS,
 // which scripts/scaleout-up.sh sets), whatever k.
 //
 // The index implements index.Persistent (the engine does not load it from
-// the store; `memgate reindex` rebuilds it) but not index.Counter (a count
-// needs an aggregate per tenant, not cheap) nor index.Loader (the engine
-// never loads a persistent index).
-//
-// Search scores are cosine similarities (1 - the cosine distance Weaviate
-// returns); Lexical scores are Weaviate's BM25 scores, which differ from
-// the exact index's (another tokenizer and stopword list) but are positive
-// and ordered the same way.
+// the store; `memgate reindex` rebuilds it) and index.Loader (ReplaceUser,
+// which reindex uses), but not index.Counter (a count needs an aggregate
+// per tenant, not cheap).
 package weaviate
 
 import (
-	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"crypto/sha256"
-	"encoding/hex"
 
 	"github.com/go-openapi/strfmt"
 	"github.com/google/uuid"
@@ -69,6 +99,7 @@ import (
 var (
 	_ index.Index      = (*Index)(nil)
 	_ index.Persistent = (*Index)(nil)
+	_ index.Loader     = (*Index)(nil)
 )
 
 // DefaultClass is the collection used when the URL names none.
@@ -81,6 +112,8 @@ const (
 	propProject   = "projectId"
 	propDomain    = "domain"
 	propText      = "text"
+	propTerms     = "terms"
+	propTermCount = "termCount"
 )
 
 // idSpace is the namespace of the objects' UUIDs (uuid.NewSHA1 of the
@@ -88,10 +121,10 @@ const (
 var idSpace = uuid.MustParse("6d656d67-6174-4557-8961-766961746521")
 
 // extra is how many hits beyond k a search asks for first, so that a tie
-// cut by k can be ordered by id without another round trip.
+// or a near tie at the k-th hit can be settled without another round trip.
 const extra = 8
 
-// maxLimit caps the limit a tie-completing search may ask for (Weaviate's
+// maxLimit caps the limit a search may ask for (Weaviate's
 // QUERY_MAXIMUM_RESULTS defaults to 10000).
 const maxLimit = 10000
 
@@ -102,28 +135,45 @@ type Index struct {
 	dim    int
 }
 
+// options are the settings of a URL New accepts.
+type options struct {
+	cfg   wv.Config
+	class string
+	// flatCutoff is the flatSearchCutoff of a collection New creates (0:
+	// Weaviate's default).
+	flatCutoff int
+}
+
 // New connects to the Weaviate server at rawURL and makes sure the
 // collection exists (creating it if needed) for vectors of dimension dim.
 //
 // rawURL is http://host:port, https://host:port or weaviate://host:port
 // (plain HTTP), with optional query parameters grpc=PORT (the server's
-// gRPC port, used for batch writes; without it every call goes over HTTP)
-// and class=NAME (the collection, DefaultClass if unset; a GraphQL class
-// name, starting with a capital letter).
+// gRPC port, used for batch writes; without it every call goes over HTTP),
+// class=NAME (the collection, DefaultClass if unset; a GraphQL class
+// name, starting with a capital letter) and flatcutoff=N (the collection's
+// flatSearchCutoff when New creates it: a user with fewer than N entries
+// in a search's scope is searched exactly, a bigger one through HNSW;
+// Weaviate's default, 40000, if unset).
+//
+// A collection that exists must have the properties and settings this
+// version of the index relies on (terms, termCount, no stopwords); one
+// made by an older version is refused: drop it, or name another class,
+// and rebuild it with `memgate reindex`.
 func New(ctx context.Context, rawURL string, dim int) (*Index, error) {
 	if dim <= 0 {
 		return nil, fmt.Errorf("weaviate index: dimension %d", dim)
 	}
-	cfg, class, err := parseURL(rawURL)
+	opts, err := parseURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
-	client, err := wv.NewClient(cfg)
+	client, err := wv.NewClient(opts.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("weaviate index: %w", err)
 	}
-	x := &Index{client: client, class: class, dim: dim}
-	if err := x.ensureClass(ctx); err != nil {
+	x := &Index{client: client, class: opts.class, dim: dim}
+	if err := x.ensureClass(ctx, opts.flatCutoff); err != nil {
 		return nil, err
 	}
 	return x, nil
@@ -132,7 +182,7 @@ func New(ctx context.Context, rawURL string, dim int) (*Index, error) {
 // CheckURL reports whether rawURL is a URL New accepts, without
 // connecting.
 func CheckURL(rawURL string) error {
-	_, _, err := parseURL(rawURL)
+	_, err := parseURL(rawURL)
 	return err
 }
 
@@ -147,12 +197,12 @@ func IsURL(s string) bool {
 	return false
 }
 
-// parseURL turns a URL New accepts into the client's configuration and the
-// collection name.
-func parseURL(rawURL string) (wv.Config, string, error) {
+// parseURL turns a URL New accepts into the client's configuration, the
+// collection name and the collection's settings.
+func parseURL(rawURL string) (options, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return wv.Config{}, "", fmt.Errorf("weaviate index: url: %w", err)
+		return options{}, fmt.Errorf("weaviate index: url: %w", err)
 	}
 	scheme := u.Scheme
 	switch scheme {
@@ -160,27 +210,33 @@ func parseURL(rawURL string) (wv.Config, string, error) {
 		scheme = "http"
 	case "https":
 	default:
-		return wv.Config{}, "", fmt.Errorf("weaviate index: url %q: scheme must be weaviate, http or https", rawURL)
+		return options{}, fmt.Errorf("weaviate index: url %q: scheme must be weaviate, http or https", rawURL)
 	}
 	if u.Host == "" {
-		return wv.Config{}, "", fmt.Errorf("weaviate index: url %q has no host", rawURL)
+		return options{}, fmt.Errorf("weaviate index: url %q has no host", rawURL)
 	}
 	q := u.Query()
-	class := q.Get("class")
-	if class == "" {
-		class = DefaultClass
+	opts := options{class: q.Get("class"), cfg: wv.Config{Host: u.Host, Scheme: scheme}}
+	if opts.class == "" {
+		opts.class = DefaultClass
 	}
-	if !classRE.MatchString(class) {
-		return wv.Config{}, "", fmt.Errorf("weaviate index: class %q is not a valid collection name", class)
+	if !classRE.MatchString(opts.class) {
+		return options{}, fmt.Errorf("weaviate index: class %q is not a valid collection name", opts.class)
 	}
-	cfg := wv.Config{Host: u.Host, Scheme: scheme}
 	if g := q.Get("grpc"); g != "" {
 		if p, err := strconv.Atoi(g); err != nil || p <= 0 || p > 65535 {
-			return wv.Config{}, "", fmt.Errorf("weaviate index: grpc port %q is not a port", g)
+			return options{}, fmt.Errorf("weaviate index: grpc port %q is not a port", g)
 		}
-		cfg.GrpcConfig = &wvgrpc.Config{Host: u.Hostname() + ":" + g, Secured: scheme == "https"}
+		opts.cfg.GrpcConfig = &wvgrpc.Config{Host: u.Hostname() + ":" + g, Secured: scheme == "https"}
 	}
-	return cfg, class, nil
+	if c := q.Get("flatcutoff"); c != "" {
+		n, err := strconv.Atoi(c)
+		if err != nil || n <= 0 {
+			return options{}, fmt.Errorf("weaviate index: flatcutoff %q is not a positive number", c)
+		}
+		opts.flatCutoff = n
+	}
+	return opts, nil
 }
 
 // Constructor returns an index constructor for rawURL, the shape an engine
@@ -224,45 +280,87 @@ func (x *Index) Dim() int { return x.dim }
 // Persistent reports that the index keeps its entries itself.
 func (x *Index) Persistent() bool { return true }
 
-// ensureClass creates the collection unless it exists.
-func (x *Index) ensureClass(ctx context.Context) error {
+// ensureClass creates the collection unless it exists, with flatCutoff
+// as its flatSearchCutoff if positive, and checks an existing one.
+func (x *Index) ensureClass(ctx context.Context, flatCutoff int) error {
 	ok, err := x.client.Schema().ClassExistenceChecker().WithClassName(x.class).Do(ctx)
 	if err != nil {
 		return fmt.Errorf("weaviate index: checking collection %s: %w", x.class, err)
 	}
 	if ok {
-		return nil
+		return x.checkClass(ctx)
 	}
 	yes, no := true, false
 	filterable := func(name string) *models.Property {
 		return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: models.PropertyTokenizationField,
 			IndexFilterable: &yes, IndexSearchable: &no}
 	}
+	vic := map[string]any{"distance": "cosine"}
+	if flatCutoff > 0 {
+		vic["flatSearchCutoff"] = flatCutoff
+	}
 	class := &models.Class{
-		Class:           x.class,
-		Description:     "memgate candidate index: one tenant per user",
-		Vectorizer:      "none",
-		VectorIndexType: "hnsw",
-		VectorIndexConfig: map[string]any{
-			"distance": "cosine",
+		Class:             x.class,
+		Description:       "memgate candidate index: one tenant per user",
+		Vectorizer:        "none",
+		VectorIndexType:   "hnsw",
+		VectorIndexConfig: vic,
+		InvertedIndexConfig: &models.InvertedIndexConfig{
+			IndexNullState: true,
+			Bm25:           &models.BM25Config{K1: bm25K1, B: bm25B},
+			// The terms are analysed by memgate, stopwords already out;
+			// Weaviate must keep every word it gets, in queries too.
+			Stopwords: &models.StopwordConfig{Preset: "none"},
 		},
-		InvertedIndexConfig: &models.InvertedIndexConfig{IndexNullState: true},
-		MultiTenancyConfig:  &models.MultiTenancyConfig{Enabled: true, AutoTenantCreation: true, AutoTenantActivation: true},
+		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true, AutoTenantCreation: true, AutoTenantActivation: true},
 		Properties: []*models.Property{
 			filterable(propMemoryID),
 			filterable(propWorkspace),
 			filterable(propProject),
 			filterable(propDomain),
 			{Name: propText, DataType: []string{"text"}, Tokenization: models.PropertyTokenizationWord,
-				IndexFilterable: &no, IndexSearchable: &yes},
+				IndexFilterable: &no, IndexSearchable: &no},
+			{Name: propTerms, DataType: []string{"text"}, Tokenization: models.PropertyTokenizationWhitespace,
+				IndexFilterable: &yes, IndexSearchable: &yes},
+			{Name: propTermCount, DataType: []string{"int"}, IndexFilterable: &yes},
 		},
 	}
 	if err := x.client.Schema().ClassCreator().WithClass(class).Do(ctx); err != nil {
 		// Another process may have created it meanwhile.
 		if ok, err2 := x.client.Schema().ClassExistenceChecker().WithClassName(x.class).Do(ctx); err2 == nil && ok {
-			return nil
+			return x.checkClass(ctx)
 		}
 		return fmt.Errorf("weaviate index: creating collection %s: %w", x.class, err)
+	}
+	return nil
+}
+
+// checkClass refuses an existing collection without the settings Lexical
+// relies on: a terms property tokenized on whitespace, searchable and
+// filterable, a termCount, and no stopwords.
+func (x *Index) checkClass(ctx context.Context) error {
+	c, err := x.client.Schema().ClassGetter().WithClassName(x.class).Do(ctx)
+	if err != nil {
+		return fmt.Errorf("weaviate index: reading collection %s: %w", x.class, err)
+	}
+	var problems []string
+	props := map[string]*models.Property{}
+	for _, p := range c.Properties {
+		props[p.Name] = p
+	}
+	if p := props[propTerms]; p == nil || p.Tokenization != models.PropertyTokenizationWhitespace ||
+		p.IndexSearchable == nil || !*p.IndexSearchable || p.IndexFilterable == nil || !*p.IndexFilterable {
+		problems = append(problems, "no searchable, filterable terms property tokenized on whitespace")
+	}
+	if props[propTermCount] == nil {
+		problems = append(problems, "no termCount property")
+	}
+	if ic := c.InvertedIndexConfig; ic == nil || ic.Stopwords == nil || ic.Stopwords.Preset != "none" || len(ic.Stopwords.Additions) > 0 {
+		problems = append(problems, "stopwords are not off (preset none, no additions)")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("weaviate index: collection %s was not made by this version of memgate (%s): drop it or name another class, and rebuild it with memgate reindex",
+			x.class, strings.Join(problems, "; "))
 	}
 	return nil
 }
@@ -305,16 +403,12 @@ func (x *Index) Upsert(ctx context.Context, entries ...retrieve.Entry) error {
 	}
 	objs := make([]*models.Object, 0, len(entries))
 	for _, e := range entries {
-		if e.UserID == "" {
-			return fmt.Errorf("weaviate index: memory %s has no userId", e.ID)
+		if err := x.check(e); err != nil {
+			return err
 		}
-		if e.ID == "" {
-			return errors.New("weaviate index: an entry has no id")
-		}
-		if len(e.Vector) != x.dim {
-			return fmt.Errorf("weaviate index: memory %s: vector has dimension %d, index has %d", e.ID, len(e.Vector), x.dim)
-		}
-		props := map[string]any{propMemoryID: e.ID, propText: e.Text}
+		terms := analyze(e.Text)
+		props := map[string]any{propMemoryID: e.ID, propText: e.Text,
+			propTerms: strings.Join(terms, " "), propTermCount: len(terms)}
 		for name, v := range map[string]string{propWorkspace: e.WorkspaceID, propProject: e.ProjectID, propDomain: e.Domain} {
 			if v != "" {
 				props[name] = v
@@ -344,6 +438,20 @@ func (x *Index) Upsert(ctx context.Context, entries ...retrieve.Entry) error {
 		if len(errs) > 0 {
 			return fmt.Errorf("weaviate index: upsert: %w", errors.Join(errs...))
 		}
+	}
+	return nil
+}
+
+// check refuses an entry the index cannot hold.
+func (x *Index) check(e retrieve.Entry) error {
+	if e.UserID == "" {
+		return fmt.Errorf("weaviate index: memory %s has no userId", e.ID)
+	}
+	if e.ID == "" {
+		return errors.New("weaviate index: an entry has no id")
+	}
+	if len(e.Vector) != x.dim {
+		return fmt.Errorf("weaviate index: memory %s: vector has dimension %d, index has %d", e.ID, len(e.Vector), x.dim)
 	}
 	return nil
 }
@@ -379,173 +487,6 @@ func noTenant(err error) bool {
 	return strings.Contains(s, "tenant not found") || strings.Contains(s, "tenant") && strings.Contains(s, "not found")
 }
 
-// scopeWhere is the where filter of f's workspace, project and domain
-// (nil when none is set): on each set axis, the property equals the label
-// or is null (an unscoped entry).
-func scopeWhere(f memory.Filter) *filters.WhereBuilder {
-	var ops []*filters.WhereBuilder
-	for _, a := range []struct{ prop, want string }{{propWorkspace, f.WorkspaceID}, {propProject, f.ProjectID}, {propDomain, f.Domain}} {
-		if a.want == "" {
-			continue
-		}
-		ops = append(ops, filters.Where().WithOperator(filters.Or).WithOperands([]*filters.WhereBuilder{
-			filters.Where().WithPath([]string{a.prop}).WithOperator(filters.Equal).WithValueText(a.want),
-			filters.Where().WithPath([]string{a.prop}).WithOperator(filters.IsNull).WithValueBoolean(true),
-		}))
-	}
-	switch len(ops) {
-	case 0:
-		return nil
-	case 1:
-		return ops[0]
-	}
-	return filters.Where().WithOperator(filters.And).WithOperands(ops)
-}
-
-// Search returns up to k entries of f.UserID in f's scope most similar to
-// q, scored by cosine similarity, ties by id.
-func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int) ([]retrieve.Hit, error) {
-	if f.UserID == "" {
-		return nil, errors.New("weaviate index: search needs a userId")
-	}
-	if len(q) != x.dim {
-		return nil, fmt.Errorf("weaviate index: query vector has dimension %d, index has %d", len(q), x.dim)
-	}
-	if k <= 0 {
-		return nil, nil
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	vec := slices.Clone(q)
-	return x.topK(ctx, f, k, "distance", func(g *graphql.GetBuilder) *graphql.GetBuilder {
-		return g.WithNearVector(x.client.GraphQL().NearVectorArgBuilder().WithVector(vec))
-	}, func(d float64) float64 { return 1 - d })
-}
-
-// Lexical returns up to k entries of f.UserID in f's scope with a positive
-// BM25 score for query over their text, best first, ties by id.
-func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error) {
-	if f.UserID == "" {
-		return nil, errors.New("weaviate index: lexical search needs a userId")
-	}
-	if k <= 0 {
-		return nil, nil
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if !hasWord(query) {
-		return nil, nil
-	}
-	return x.topK(ctx, f, k, "score", func(g *graphql.GetBuilder) *graphql.GetBuilder {
-		return g.WithBM25(x.client.GraphQL().Bm25ArgBuilder().WithQuery(query).WithProperties(propText))
-	}, func(s float64) float64 { return s })
-}
-
-// hasWord reports whether query has a letter or digit: an empty query
-// matches nothing.
-func hasWord(query string) bool {
-	return strings.ContainsFunc(query, func(r rune) bool {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r > 127
-	})
-}
-
-// topK runs a Get query of f's tenant and scope with the search set by
-// with, reading the additional field add and turning it into a score with
-// score, and returns the k best hits, ties by id. It fetches k+extra hits;
-// when the hits tied with the k-th run to the end of the fetch, it fetches
-// again with twice the limit, so the tie group is complete before the cut.
-func (x *Index) topK(ctx context.Context, f memory.Filter, k int, add string,
-	with func(*graphql.GetBuilder) *graphql.GetBuilder, score func(float64) float64) ([]retrieve.Hit, error) {
-	where := scopeWhere(f)
-	limit := min(k, maxLimit-extra) + extra
-	for {
-		g := x.client.GraphQL().Get().WithClassName(x.class).WithTenant(tenant(f.UserID)).
-			WithFields(graphql.Field{Name: propMemoryID}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: add}}}).
-			WithLimit(limit)
-		if where != nil {
-			g = g.WithWhere(where)
-		}
-		rows, err := x.get(ctx, with(g))
-		if err != nil {
-			return nil, err
-		}
-		hits := make([]retrieve.Hit, 0, len(rows))
-		for _, r := range rows {
-			id, _ := r[propMemoryID].(string)
-			v, err := additional(r, add)
-			if err != nil {
-				return nil, err
-			}
-			s := score(v)
-			if add == "score" && !(s > 0) {
-				continue
-			}
-			hits = append(hits, retrieve.Hit{ID: id, Score: s})
-		}
-		slices.SortFunc(hits, func(a, b retrieve.Hit) int {
-			if c := cmp.Compare(b.Score, a.Score); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.ID, b.ID)
-		})
-		if len(rows) < limit || len(hits) <= k || hits[len(hits)-1].Score < hits[k-1].Score || limit >= maxLimit {
-			return hits[:min(k, len(hits))], nil
-		}
-		limit = min(2*limit, maxLimit)
-	}
-}
-
-// get runs a Get query and returns its objects; a tenant that does not
-// exist yet has none.
-func (x *Index) get(ctx context.Context, g *graphql.GetBuilder) ([]map[string]any, error) {
-	res, err := g.Do(ctx)
-	if err != nil {
-		if noTenant(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("weaviate index: query: %w", err)
-	}
-	if len(res.Errors) > 0 {
-		var errs []error
-		for _, e := range res.Errors {
-			errs = append(errs, errors.New(e.Message))
-		}
-		err := errors.Join(errs...)
-		if noTenant(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("weaviate index: query: %w", err)
-	}
-	get, _ := res.Data["Get"].(map[string]any)
-	list, _ := get[x.class].([]any)
-	rows := make([]map[string]any, 0, len(list))
-	for _, o := range list {
-		if m, ok := o.(map[string]any); ok {
-			rows = append(rows, m)
-		}
-	}
-	return rows, nil
-}
-
-// additional returns the number in the _additional field name of row (a
-// JSON number, or a string as the BM25 score is).
-func additional(row map[string]any, name string) (float64, error) {
-	a, _ := row["_additional"].(map[string]any)
-	switch v := a[name].(type) {
-	case float64:
-		return v, nil
-	case string:
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return 0, fmt.Errorf("weaviate index: _additional.%s %q: %w", name, v, err)
-		}
-		return f, nil
-	}
-	return 0, fmt.Errorf("weaviate index: no _additional.%s in a result", name)
-}
-
 // Vectors returns the vectors of ids of userID, one per id in order, nil
 // for an id the user does not have, from one query.
 func (x *Index) Vectors(ctx context.Context, userID string, ids []string) ([][]float32, error) {
@@ -568,23 +509,14 @@ func (x *Index) Vectors(ctx context.Context, userID string, ids []string) ([][]f
 		WithFields(graphql.Field{Name: propMemoryID}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "vector"}}})
 	rows, err := x.get(ctx, g)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("weaviate index: vectors: %w", err)
 	}
 	byID := make(map[string][]float32, len(rows))
 	for _, r := range rows {
 		id, _ := r[propMemoryID].(string)
-		a, _ := r["_additional"].(map[string]any)
-		raw, _ := a["vector"].([]any)
-		if len(raw) != x.dim {
-			return nil, fmt.Errorf("weaviate index: memory %s has a vector of dimension %d, index has %d", id, len(raw), x.dim)
-		}
-		v := make([]float32, len(raw))
-		for i, c := range raw {
-			f, ok := c.(float64)
-			if !ok || math.IsNaN(f) {
-				return nil, fmt.Errorf("weaviate index: memory %s: bad vector component %v", id, c)
-			}
-			v[i] = float32(f)
+		v, err := x.rowVector(id, r)
+		if err != nil {
+			return nil, fmt.Errorf("weaviate index: vectors: %w", err)
 		}
 		byID[id] = v
 	}

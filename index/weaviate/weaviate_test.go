@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/index/indextest"
 	"github.com/memgate/memgate/index/weaviate"
+	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/retrieve"
 )
 
 // serverURL is the Weaviate server of the integration tests, from
@@ -73,12 +76,71 @@ func TestPersistent(t *testing.T) {
 
 // TestNewRejects checks URLs New refuses before any request.
 func TestNewRejects(t *testing.T) {
-	for _, u := range []string{"ftp://h:1", "http://", "weaviate://h:1?grpc=x", "weaviate://h:1?class=lower"} {
+	for _, u := range []string{"ftp://h:1", "http://", "weaviate://h:1?grpc=x", "weaviate://h:1?class=lower",
+		"weaviate://h:1?flatcutoff=0", "weaviate://h:1?flatcutoff=many"} {
 		if _, err := weaviate.New(context.Background(), u, 4); err == nil {
 			t.Errorf("New(%q): no error", u)
 		}
 	}
 	if _, err := weaviate.New(context.Background(), "weaviate://h:1", 0); err == nil {
 		t.Error("New with dimension 0: no error")
+	}
+}
+
+// TestReplaceUserPages checks that ReplaceUser finds the stale entries of
+// a tenant listed in many pages (Weaviate's cursor), and removes them in
+// many requests: afterwards the user has exactly the new entries, and
+// another user keeps theirs.
+func TestReplaceUserPages(t *testing.T) {
+	x := fresh(t, 2)
+	defer weaviate.SetListPage(3)()
+	ctx := context.Background()
+	entry := func(user string, i int) retrieve.Entry {
+		return retrieve.Entry{ID: fmt.Sprintf("m%02d", i), UserID: user, Text: "ledger", Vector: []float32{1, float32(i) / 100}}
+	}
+	var old []retrieve.Entry
+	for i := range 11 {
+		old = append(old, entry("u", i))
+	}
+	if err := x.Upsert(ctx, append(old, entry("other", 1))...); err != nil {
+		t.Fatal(err)
+	}
+	// Keep m02 and m07, add m20 to m23; m20 twice (the later one counts).
+	keep := []retrieve.Entry{entry("u", 2), entry("u", 7), entry("u", 20), entry("u", 21), entry("u", 22), entry("u", 23)}
+	twice := entry("u", 20)
+	twice.Text = "beacon"
+	entries := func(yield func(retrieve.Entry, error) bool) {
+		for _, e := range append(keep, twice) {
+			if !yield(e, nil) {
+				return
+			}
+		}
+	}
+	if err := x.ReplaceUser(ctx, "u", 0, entries); err != nil {
+		t.Fatalf("ReplaceUser: %v", err)
+	}
+	for _, c := range []struct {
+		user string
+		want []string
+	}{
+		{"u", []string{"m02", "m07", "m20", "m21", "m22", "m23"}},
+		{"other", []string{"m01"}},
+	} {
+		hits, err := x.Search(ctx, memory.Filter{UserID: c.user}, []float32{1, 0}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]string, len(hits))
+		for i, h := range hits {
+			got[i] = h.ID
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s after ReplaceUser: %q, want %q", c.user, got, c.want)
+		}
+	}
+	hits, err := x.Lexical(ctx, memory.Filter{UserID: "u"}, "beacon", 10)
+	if err != nil || len(hits) != 1 || hits[0].ID != "m20" {
+		t.Errorf("Lexical(beacon) = %v, %v; want m20, replaced by the later entry", hits, err)
 	}
 }
