@@ -78,6 +78,9 @@ type Config struct {
 	// DurableAudit flushes every admission record to the disk before it
 	// is acknowledged (see memgate.Options.DurableAudit).
 	DurableAudit bool
+	// IndexWait is memgate.Options.IndexWait: how long a write waits for a
+	// persistent index (Weaviate) to apply it.
+	IndexWait time.Duration
 	// Now is the engine's clock; nil for time.Now.
 	Now func() time.Time
 }
@@ -246,7 +249,7 @@ func (c Config) Open(ctx context.Context) (*memgate.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &memgate.Options{Embedder: emb, NewIndex: newIndex, Now: c.Now, DurableAudit: c.DurableAudit,
+	opts := &memgate.Options{Embedder: emb, NewIndex: newIndex, Now: c.Now, DurableAudit: c.DurableAudit, IndexWait: c.IndexWait,
 		MustExist: c.Access != Create, ReadOnly: c.Access == Read}
 	if c.Policy != "" {
 		if opts.Policy, err = policy.LoadFile(c.Policy); err != nil {

@@ -126,11 +126,11 @@ func TestLocationHidesThePassword(t *testing.T) {
 }
 
 func TestParseFile(t *testing.T) {
-	f, err := ParseFile([]byte("store: sqlite:m.db\ngate: g.model\ndurableAudit: true\nserve:\n  addr: 127.0.0.1:9000\n  maxBodyBytes: 1024\n  drain: 5s\n"))
+	f, err := ParseFile([]byte("store: sqlite:m.db\ngate: g.model\ndurableAudit: true\nindexWait: 30s\nserve:\n  addr: 127.0.0.1:9000\n  maxBodyBytes: 1024\n  drain: 5s\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Store != "sqlite:m.db" || f.Gate != "g.model" || !f.DurableAudit || f.Serve.Addr != "127.0.0.1:9000" ||
+	if f.Store != "sqlite:m.db" || f.Gate != "g.model" || !f.DurableAudit || f.IndexWait.Seconds() != 30 || f.Serve.Addr != "127.0.0.1:9000" ||
 		f.Serve.MaxBodyBytes != 1024 || f.Serve.Drain.Seconds() != 5 {
 		t.Errorf("ParseFile = %+v", f)
 	}
@@ -156,4 +156,22 @@ func FuzzParseFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseFile(data) // must not panic
 	})
+}
+
+// The example configurations in examples/ stay valid.
+func TestExampleConfigs(t *testing.T) {
+	paths, err := filepath.Glob("../examples/*.yaml")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no example configurations: %v", err)
+	}
+	for _, p := range paths {
+		f, err := LoadFile(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if f.Store == "" || f.Index == "" {
+			t.Errorf("%s: no store or index: %+v", p, f)
+		}
+	}
 }

@@ -28,7 +28,11 @@ type File struct {
 	Policy       string `yaml:"policy" json:"policy"`
 	Gate         string `yaml:"gate" json:"gate"`
 	DurableAudit bool   `yaml:"durableAudit" json:"durableAudit"`
-	Serve        Serve  `yaml:"serve" json:"serve"`
+	// IndexWait is how long a write waits for a persistent index to apply
+	// it (memgate.Options.IndexWait); 0 keeps the default, negative does
+	// not wait.
+	IndexWait time.Duration `yaml:"indexWait" json:"indexWait"`
+	Serve     Serve         `yaml:"serve" json:"serve"`
 }
 
 // Serve is the server's part of a configuration file.
