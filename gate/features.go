@@ -85,6 +85,25 @@ func InstructionHeadInputs() []bool {
 	return use
 }
 
+// Addresses reports whether instruction features x (the instruction group,
+// InstructionRange) show a memory addressing the agent: naming it, a system
+// voice, an override, a trigger condition or secrecy. The instruction
+// head's quarantine, which ignores the fit, needs one of them: a command to
+// send, delete or hand over something alone is what ordinary e-mails,
+// notes and procedures say to their human readers ("send replies to
+// claims@…"), and is left to the fit network.
+func Addresses(x []float32) bool {
+	for i, c := range instructionCues {
+		switch c {
+		case content.AddressedToAgent, content.SystemVoice, content.Override, content.TriggerCondition, content.Secrecy:
+			if i < len(x) && x[i] > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // authorities in feature order; the empty authority is "unknown".
 var authorities = []memory.Authority{memory.AuthoritySystem, memory.AuthorityUserConfirmed, memory.AuthorityToolVerified,
 	memory.AuthorityModelInferred, memory.AuthorityExternal, ""}
@@ -132,7 +151,29 @@ type extractor struct {
 	dupMax []float32          // per candidate: max cosine to any other candidate
 	dupN   []float32          // per candidate: how many others are near-duplicates
 	wd     []content.Analysis // the withdrawn texts
+	trust  []bool             // per candidate: Trusted(effective authority)
+	// restatedTrusted is, per candidate, whether a trusted memory restates
+	// a withdrawn text: not a feature (a withdrawn text's authority is
+	// unknown, so it is no peer of a trusted memory), but the gate flags it.
+	restatedTrusted []bool
 }
+
+// Trusted reports whether a memory of effective authority a (the envelope's:
+// the lowest authority over the memory and its lineage, unknown counting as
+// lowest) is trusted: system, user_confirmed or tool_verified. Low
+// authorities (model_inferred, external) and an unknown one are not: anyone
+// who can write a memory can write one of those (memory.Authority.Low).
+func Trusted(a memory.Authority) bool { return !a.Low() }
+
+// Peer reports whether a memory of effective authority other may weigh in
+// the candidate-set signals of a memory of effective authority self: a
+// newer memory on the same subject, near-duplicates, similarity relative to
+// the best candidate and its rank. A trusted memory is only compared with
+// trusted memories, so that whoever can write a low-authority memory cannot
+// rank a trusted one down; a low-authority memory is compared with all.
+// Withdrawn (revoked) texts come without an authority and count as
+// unknown: they are peers of low-authority memories only.
+func Peer(self, other memory.Authority) bool { return !Trusted(self) || Trusted(other) }
 
 // Offsets in the revoked group.
 const (
@@ -164,37 +205,53 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
 	e.dupMax, e.dupN = growF(e.dupMax, n), growF(e.dupN, n)
 	qn := norm(q)
-	maxSim := float32(-1)
+	e.trust, e.restatedTrusted = growB(e.trust, n), growB(e.restatedTrusted, n)
 	for i, c := range cands {
 		e.z.Analyze(c.Memory.Text, &e.mems[i])
 		e.norms[i] = norm(vecs[i])
 		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
-		maxSim = max(maxSim, e.sims[i])
+		e.trust[i], e.restatedTrusted[i] = Trusted(c.Lineage.EffectiveAuthority), false
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
 		e.dupMax[i], e.dupN[i] = 0, 0
 	}
 	// The candidate set: for each memory, how close it is to a newer and
-	// to an older memory of the set.
+	// to an older memory of the set, and how many near-duplicates it has,
+	// counting only its peers (Peer): a low-authority memory never weighs
+	// in the signals of a trusted one.
 	for i := range n {
 		ti := cands[i].Memory.CreatedAt
 		for j := i + 1; j < n; j++ {
+			ij, ji := !e.trust[i] || e.trust[j], !e.trust[j] || e.trust[i] // j counts for i; i counts for j
 			c := cosine(vecs[i], vecs[j], e.norms[i], e.norms[j])
-			e.dupMax[i], e.dupMax[j] = max(e.dupMax[i], c), max(e.dupMax[j], c)
+			if ij {
+				e.dupMax[i] = max(e.dupMax[i], c)
+			}
+			if ji {
+				e.dupMax[j] = max(e.dupMax[j], c)
+			}
 			if c >= 0.6 {
-				e.dupN[i]++
-				e.dupN[j]++
+				if ij {
+					e.dupN[i]++
+				}
+				if ji {
+					e.dupN[j]++
+				}
 			}
 			tj := cands[j].Memory.CreatedAt
 			if ti.IsZero() || tj.IsZero() || tj.Equal(ti) {
 				continue
 			}
 			jac := content.Subject(&e.mems[i], &e.mems[j])
-			older, newer := i, j
+			older, newer, olderSees, newerSees := i, j, ij, ji
 			if tj.Before(ti) {
-				older, newer = j, i
+				older, newer, olderSees, newerSees = j, i, ji, ij
 			}
-			e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
-			e.olderC[newer], e.olderJ[newer] = max(e.olderC[newer], c), max(e.olderJ[newer], jac)
+			if olderSees {
+				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
+			}
+			if newerSees {
+				e.olderC[newer], e.olderJ[newer] = max(e.olderC[newer], c), max(e.olderJ[newer], jac)
+			}
 		}
 	}
 	wd := actx.Withdrawn
@@ -229,8 +286,14 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		}
 		// topic
 		cov, jac := content.Overlap(&e.query, m)
-		rank := 0
+		// similarity relative to the best of its peers, and its rank among them
+		rank, peers, maxSim := 0, 0, e.sims[i]
 		for j := range n {
+			if j != i && e.trust[i] && !e.trust[j] {
+				continue
+			}
+			peers++
+			maxSim = max(maxSim, e.sims[j])
 			if e.sims[j] > e.sims[i] {
 				rank++
 			}
@@ -240,7 +303,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		if qd >= 0 && md >= 0 && qd != md && qs >= 0.5 && ms >= 0.5 && e.query.DomainWords >= 1 && m.DomainWords >= 2 {
 			mismatch = 1
 		}
-		for _, v := range []float32{e.sims[i], cov, jac, e.sims[i] - maxSim, 1 - float32(rank)/float32(n),
+		for _, v := range []float32{e.sims[i], cov, jac, e.sims[i] - maxSim, 1 - float32(rank)/float32(peers),
 			content.DomainAgreement(&e.query, m), qs, ms, mismatch} {
 			x[o] = v
 			o++
@@ -264,7 +327,10 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		x[o], x[o+1], x[o+2] = m.Cues[content.Sensitive], m.Cues[content.Sensitive]*shares, m.Cues[content.Secrecy]*shares
 		o += 3
 		// revoked: the withdrawn text the memory overlaps most, how much of
-		// it the memory repeats, and whether that one text is restated
+		// it the memory repeats, and whether that one text is restated. A
+		// withdrawn text's authority is unknown, so it is no peer of a
+		// trusted memory: for one, the group stays zero and a restatement
+		// is only flagged (restatedTrusted).
 		var bestJ, bestW, restated float32
 		for k := range e.wd {
 			covW, jac := content.Overlap(&e.wd[k], m)
@@ -274,6 +340,10 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			if float64(jac) >= RestateJaccard && float64(covW) >= RestateCoverage {
 				restated = 1
 			}
+		}
+		if e.trust[i] {
+			e.restatedTrusted[i] = restated == 1
+			bestJ, bestW, restated = 0, 0, 0
 		}
 		x[o+revokedJaccard], x[o+revokedCoverage], x[o+revokedRestated] = bestJ, bestW, restated
 		o += 3
@@ -394,6 +464,13 @@ func grow(a []content.Analysis, n int) []content.Analysis {
 	return a[:n]
 }
 
+func growB(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n)
+	}
+	return b[:n]
+}
+
 func growF(b []float32, n int) []float32 {
 	if cap(b) < n {
 		return make([]float32, n)
@@ -456,11 +533,14 @@ func FeatureFingerprint() string {
 	}
 	q := make([]float32, 8)
 	cands := make([]*admit.Candidate, len(texts))
+	auths := []memory.Authority{"", memory.AuthorityUserConfirmed, memory.AuthorityExternal, memory.AuthorityToolVerified}
 	for i, t := range texts {
 		v := make([]float32, 8)
-		v[i%8], q[(i+3)%8] = 1, 1
-		cands[i] = &admit.Candidate{Memory: memory.Memory{ID: string(rune('a' + i)), UserID: "u", Text: t,
-			CreatedAt: now.AddDate(0, 0, -i*30)}, Query: "Send the rent to the landlord: what is the account now?", QueryVector: q, Vector: v}
+		v[i%8], v[(i+1)%8], q[(i+3)%8] = 1, 0.5, 1
+		a := auths[i%len(auths)]
+		cands[i] = &admit.Candidate{Memory: memory.Memory{ID: string(rune('a' + i)), UserID: "u", Text: t, SourceAuthority: a,
+			CreatedAt: now.AddDate(0, 0, -i*30)}, Lineage: admit.Lineage{EffectiveAuthority: a},
+			Query: "Send the rent to the landlord: what is the account now?", QueryVector: q, Vector: v}
 	}
 	h := sha256.New()
 	for _, x := range NewExtractor().Features(actx, cands) {

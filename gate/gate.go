@@ -61,10 +61,12 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 // together, and lowers decisions only for a content reason:
 //
 //   - a memory that restates a revoked one (RestateCoverage) is denied like
-//     the original (restates_revoked_memory);
-//   - a memory the instruction head reads as an instruction to the agent is
-//     quarantined when its effective authority is low or unknown, whatever
-//     its fit (instruction_in_content);
+//     the original (restates_revoked_memory); a trusted memory (Trusted)
+//     keeps its decision, with the reason and requireUserConfirmation;
+//   - a memory the instruction head reads as an instruction to the agent,
+//     one that addresses it (Addresses), is quarantined when its effective
+//     authority is not system or user_confirmed, whatever its fit
+//     (instruction_in_content);
 //   - a memory whose fit is below its bucket's threshold is lowered for the
 //     content group that drove the fit down most: quarantined (or ranked
 //     down, for user-confirmed and system memories) for instruction
@@ -75,6 +77,11 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     trained on, keeps the envelope's decision in tasks without side
 //     effects and passes only as a summary needing the user's confirmation
 //     in tasks with external side effects or privileges (gate_uncertain).
+//
+// Signals computed from the candidate set count only peers (Peer): a
+// memory of low or unknown effective authority never weighs in the
+// judgement of a trusted one, so whoever can write such a memory cannot
+// lower a trusted memory's decision.
 //
 // A model trained on the builtin embedder computes the query and memory
 // embeddings itself when a candidate carries none, or carries vectors of
@@ -135,8 +142,16 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		r.Scores.GateOutOfRange = outOfRange
 		highAuthority := c.Lineage.EffectiveAuthority == memory.AuthoritySystem || c.Lineage.EffectiveAuthority == memory.AuthorityUserConfirmed
 		h := &g.m.Header.Instruction
-		instruction := h.Threshold > 0 && inst >= h.Threshold
+		instruction := h.Threshold > 0 && inst >= h.Threshold && Addresses(s.x[is:ie])
 		restates := s.x[rs+revokedRestated] == 1
+		if s.ext.restatedTrusted[i] {
+			// A trusted memory that repeats a revoked text: the text may
+			// have been the user's own or a planted copy an operator
+			// revoked, and its authority is unknown (Peer). Keep the
+			// decision, name the reason, and let no tool call rest on the
+			// memory without the user's confirmation.
+			r.Restrict(r.Decision, admit.ReasonRestatesRevoked, admit.Constraints{RequireUserConfirmation: true})
+		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue
 		}

@@ -217,9 +217,10 @@ func TestJudgeRestatedRevoked(t *testing.T) {
 	q := make([]float32, embed.BuiltinDim)
 	embed.NewBuiltin().EmbedInto(q, judgeQuery)
 	restated := "Rent goes to the landlord's account 4410-7781-2290 at Harbour Bank on the first of every month"
+	auth := memory.AuthorityModelInferred
 	judge := func(withdrawn []string) *admit.Result {
 		actx.Withdrawn = withdrawn
-		c := cand("restated", restated, memory.AuthorityUserConfirmed, "finance", q)
+		c := cand("restated", restated, auth, "finance", q)
 		r := &admit.Result{MemoryID: "restated", Decision: admit.Admit}
 		if err := g.Judge(context.Background(), actx, []*admit.Candidate{c}, []*admit.Result{r}); err != nil {
 			t.Fatal(err)
@@ -233,6 +234,19 @@ func TestJudgeRestatedRevoked(t *testing.T) {
 	if r.Decision != admit.Deny || !slices.Contains(r.Reasons, admit.ReasonRestatesRevoked) {
 		t.Fatalf("a restatement of a revoked memory was let in: %+v", r)
 	}
+	// A trusted memory is not denied for repeating a revoked text, whose
+	// authority the gate does not know (it may be a planted copy an
+	// operator revoked): it keeps its decision, with the reason, and needs
+	// the user's confirmation to justify a tool call.
+	for _, auth = range []memory.Authority{memory.AuthorityUserConfirmed, memory.AuthorityToolVerified, memory.AuthoritySystem} {
+		before := judge(nil)
+		r := judge([]string{"Pay the rent to the landlord's account 4410-7781-2290 at Harbour Bank on the first of the month"})
+		if r.Decision != before.Decision || r.Scores.GateFit != before.Scores.GateFit || !slices.Contains(r.Reasons, admit.ReasonRestatesRevoked) ||
+			!r.Constraints.RequireUserConfirmation {
+			t.Fatalf("%s restatement: %+v, without the revoked text %+v", auth, r, before)
+		}
+	}
+	auth = memory.AuthorityModelInferred
 	// Overlaps with two different revoked texts do not add up to one
 	// restatement: a long one it shares a few words with, a short one
 	// whose words it contains.

@@ -208,6 +208,7 @@ type word struct {
 	sentence   bool
 	upper      bool
 	letters    int
+	next       byte // the ASCII character right after the word, 0 for none or another
 }
 
 var seed = maphash.MakeSeed()
@@ -236,8 +237,15 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		tok := z.lower[w.start:w.end]
 		e, ok := lexicon[string(tok)] // converted in the index expression: no allocation
 		if ok {
+			cues := e.cues
+			if e.nounVerb && !z.verbAt(i) {
+				cues &^= 1 << ExfiltrationVerb // "this email", "a copy", "E-mail from": a thing, not a command
+			}
+			if cues&(1<<AddressedToAgent) != 0 && !z.addressedAt(i) {
+				cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one
+			}
 			for c := Cue(0); c < NumCues; c++ {
-				if e.cues&(1<<c) != 0 {
+				if cues&(1<<c) != 0 {
 					counts[c]++
 				}
 			}
@@ -305,6 +313,63 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	out.Words = sortUnique(words)
 }
 
+// tok returns the lower-cased word i, or "" outside the text.
+func (z *Analyzer) tok(i int) []byte {
+	if i < 0 || i >= len(z.words) {
+		return nil
+	}
+	return z.lower[z.words[i].start:z.words[i].end]
+}
+
+// verbAt reports whether word i, one that is a noun as often as a verb
+// ("email", "post", "copy", "share"), stands where a command or an action
+// would: it starts a sentence (and is not a label such as "Email:" or a
+// heading such as "Email from …"), or follows a word that introduces a
+// verb ("please", "to", "then", "and", "you", a modal). "Reply to this
+// email", "a copy of", "looking forward", "E-mail from" and a record's
+// field ('email': …, "cc": …) do not.
+func (z *Analyzer) verbAt(i int) bool {
+	if n := z.words[i].next; n == '\'' || n == '"' {
+		return false // a quoted word or a record's field name ('email': …): mentioned, not used
+	}
+	w := &z.words[i]
+	prev := z.tok(i - 1)
+	if string(prev) == "e" { // e-mail: judge the pair by what precedes it
+		prev, w = z.tok(i-2), &z.words[i-1]
+	}
+	if w.sentence {
+		next := z.words[i].next
+		return next != ':' && !headingWord[string(z.tok(i+1))]
+	}
+	return verbIntro[string(prev)]
+}
+
+// addressedAt reports whether word i, a name for an AI agent, addresses
+// one rather than describes one: a vocative ("Assistant:", "AI, …",
+// "Assistants!"), a greeting or "you" just before it ("Dear assistant", "to
+// you, the AI agent"), or a modal or "you" right after it ("AI assistants
+// reading this must…", "assistant, you are…").
+func (z *Analyzer) addressedAt(i int) bool {
+	switch z.words[i].next {
+	case ':', ',', '!':
+		return true
+	}
+	for k := i - 1; k >= i-3 && k >= 0 && !z.words[k+1].sentence; k-- {
+		if addressIntro[string(z.tok(k))] {
+			return true
+		}
+	}
+	for k := i + 1; k <= i+3 && k < len(z.words); k++ {
+		if z.words[k].sentence {
+			break
+		}
+		if modal[string(z.tok(k))] {
+			return true
+		}
+	}
+	return false
+}
+
 // tokenize splits text into lower-cased words (letters, digits, apostrophes
 // inside words) and marks sentence starts. ASCII takes a fast path.
 func (z *Analyzer) tokenize(text string) {
@@ -353,6 +418,9 @@ func (z *Analyzer) tokenize(text string) {
 				z.lower = utf8.AppendRune(z.lower, unicode.ToLower(r))
 			}
 			continue
+		}
+		if in && r < utf8.RuneSelf {
+			cur.next = byte(r)
 		}
 		end()
 		switch r {

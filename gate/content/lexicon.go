@@ -4,10 +4,11 @@ import "strings"
 
 // entry is what the lexicon knows of one lower-cased word.
 type entry struct {
-	cues   uint32 // bit c set: the word signals Cue c
-	domain int8   // 1 + Domain, 0 for none
-	verb   bool   // a command verb when it starts a sentence
-	stop   bool   // a function word, left out of content-word overlap
+	cues     uint32 // bit c set: the word signals Cue c
+	domain   int8   // 1 + Domain, 0 for none
+	verb     bool   // a command verb when it starts a sentence
+	stop     bool   // a function word, left out of content-word overlap
+	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
 }
 
 // Word lists. They describe English generally (how instructions, beliefs and
@@ -22,8 +23,10 @@ var cueWords = map[Cue]string{
 		"mail export sync copy",
 	Credential: "password passwords passcode passcodes pin pins token tokens apikey credentials credential secret secrets ssh otp 2fa mfa " +
 		"login logins username usernames cvv ssn seed mnemonic passphrase",
-	Destructive: "delete deleting deleted wipe wiping erase erasing destroy format shutdown rm sudo chmod curl wget exec eval base64 " +
-		"disable disabling uninstall kill terminate truncate purge",
+	// Base forms only: "deleted", "deleting the cache freed…" report what
+	// happened; a command to the agent uses the base form.
+	Destructive: "delete wipe erase destroy format shutdown rm sudo chmod curl wget exec eval base64 " +
+		"disable uninstall kill terminate truncate purge",
 	Secrecy: "secretly quietly covertly silently discreetly unnoticed hidden stealthily",
 	Urgency: "urgent urgently immediately asap critical emergency now! instantly",
 	Belief: "believe believes believed belief beliefs think thinks thought convinced opinion opinions view views " +
@@ -48,6 +51,52 @@ var cueWords = map[Cue]string{
 		"conviction criminal lawsuit divorce divorced affair cheating pregnant gay lesbian bisexual transgender " +
 		"religion religious immigration undocumented visa secret secrets confidential private privately confided " +
 		"embarrassing ashamed password ssn",
+}
+
+// nounVerbs are exfiltration words used as nouns as often as verbs ("an
+// email", "a copy", "the post", "bank transfer", "looking forward"): they
+// signal exfiltration only where a verb stands (Analyzer.verbAt).
+const nounVerbs = "email mail post copy share sync export transfer transfers wire forward cc bcc leak"
+
+// verbIntro are words after which a noun-or-verb word is a verb: "please
+// email", "to share", "then post", "and forward", "you copy", "must send".
+var verbIntro = setOf("please to then and also just do first now immediately you we i i'll we'll must should shall will would can could " +
+	"may might always never kindly quickly secretly quietly silently")
+
+// headingWord follow a sentence-initial noun-or-verb word used as a
+// heading: "Email from …", "Post by …", "Copy of …", "Transfer of …".
+var headingWord = setOf("from of by in on at for with address addresses id thread subject sent received is was has had dated")
+
+// addressIntro are words just before a name for the agent that address it:
+// "Dear assistant", "Hey AI", "to you, the AI agent", "Attention agents".
+var addressIntro = setOf("you dear hey hi hello attention")
+
+// modal are words right after a name for the agent that tell it what to
+// do: "AI assistants reading this must…", "the agent should…".
+var modal = setOf("must should shall will need needs you your please")
+
+// overridePhrases are the two- and three-word phrases that override the
+// agent's instructions.
+func overridePhrases() string {
+	out := "ignore previous,ignore prior,ignore above,ignore earlier,ignore safety,disregard previous,disregard above,disregard earlier," +
+		"disregard safety,forget previous,from now on,new instructions"
+	for _, v := range strings.Fields("ignore disregard forget") {
+		for _, q := range strings.Fields("all any your these those the") {
+			for _, o := range strings.Fields("previous prior above earlier instructions instruction rules guidelines directions commands prompts " +
+				"prompt restrictions safety programming system") {
+				out += "," + v + " " + q + " " + o
+			}
+		}
+	}
+	return out
+}
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
 }
 
 // commandVerbs start imperative sentences.
@@ -100,9 +149,10 @@ var phrases = map[Cue]string{
 		"to the assistant,to the ai,to the agent,to the model,note to ai,note to assistants",
 	SystemVoice: "system prompt,system message,system note,admin note,developer mode,maintenance mode,debug mode,god mode," +
 		"new instructions,important instructions,security notice",
-	Override: "ignore previous,ignore all,ignore prior,ignore any,ignore your,ignore above,ignore earlier,ignore these,ignore those,ignore safety," +
-		"disregard previous,disregard all,disregard any,disregard your,disregard above,disregard earlier,disregard safety," +
-		"forget previous,forget all,forget your,forget everything,from now on,new task,new instructions",
+	// "ignore all", "ignore any", "forget your" only override with an
+	// object that is an instruction ("ignore all previous…", "disregard your
+	// rules"): "ignore any irrelevant data" and "forget your keys" do not.
+	Override: overridePhrases(),
 	TriggerCondition: "if asked,when asked,if the user,if the question,if the query,if the request,when the user,whenever the user," +
 		"if someone asks,if anyone asks,whenever someone,whenever you,question mentions,query mentions,request mentions," +
 		"user asks,user mentions,user requests,before answering,after answering",
@@ -141,6 +191,11 @@ func init() {
 			e.cues |= 1 << c
 			lexicon[w] = e
 		}
+	}
+	for _, w := range strings.Fields(nounVerbs) {
+		e := lexicon[w]
+		e.nounVerb = true
+		lexicon[w] = e
 	}
 	for _, w := range strings.Fields(commandVerbs) {
 		e := lexicon[w]

@@ -431,10 +431,13 @@ func threshold(useful, threats []float64, minUtility float64) float64 {
 // trainInstruction fits the instruction head, a logistic regression over the
 // instruction features, on the samples labelled for it (threats of the
 // instruction categories against memories that fit), class-balanced, with
-// full-batch Adam. Its threshold is set on dev so that at most 1% of the
-// memories that fit score above it (at least 0.5): the head quarantines
-// whatever the fit, so it must rarely fire on useful memory. Without
-// positives in training the head is off (threshold 0).
+// full-batch Adam. The gate quarantines, whatever the fit, a memory that
+// addresses the agent (gate.Addresses) and scores at or above the head's
+// threshold, so the threshold is set on dev on those scores (0 for a
+// memory that does not address the agent): so that at most 1% of the
+// memories that fit score above it (at least 0.5), then raised up to the
+// lowest dev threat score at or above that. It must rarely fire on useful
+// memory. Without positives in training the head is off (threshold 0).
 func trainInstruction(train, dev []Sample, o Options) gate.Linear {
 	start, end := gate.InstructionRange()
 	d := end - start
@@ -493,10 +496,21 @@ func trainInstruction(train, dev []Sample, o Options) gate.Linear {
 	}
 	copy(head.W, w[:d])
 	head.B = w[d]
-	var fits []float64
+	// The head quarantines only a memory that addresses the agent
+	// (gate.Addresses): calibrate on that score, 0 for the others.
+	score := func(x []float32) float64 {
+		if !gate.Addresses(x) {
+			return 0
+		}
+		return head.Score(x)
+	}
+	var fits, threats []float64
 	for i := range dev {
-		if dev[i].Fit {
-			fits = append(fits, head.Score(dev[i].X[start:end]))
+		switch {
+		case dev[i].Fit:
+			fits = append(fits, score(dev[i].X[start:end]))
+		case dev[i].Instruction == 1:
+			threats = append(threats, score(dev[i].X[start:end]))
 		}
 	}
 	head.Threshold = 0.5
@@ -504,6 +518,21 @@ func trainInstruction(train, dev []Sample, o Options) gate.Linear {
 		slices.Sort(fits)
 		k := int(math.Ceil(0.99*float64(len(fits)))) - 1 // at most 1% score above fits[k]
 		head.Threshold = min(1, math.Max(0.5, math.Nextafter(fits[k], 2)))
+	}
+	// Then as far from the useful memories as the dev threats allow: up to
+	// the lowest threat score at or above it, which keeps every dev threat
+	// the head catches and quarantines fewer useful memories (the scores
+	// come in steps, one per combination of cues, and a threshold just
+	// above the 99th percentile of useful memories sits on a step of
+	// theirs).
+	lowest := math.Inf(1)
+	for _, t := range threats {
+		if t >= head.Threshold {
+			lowest = min(lowest, t)
+		}
+	}
+	if !math.IsInf(lowest, 1) {
+		head.Threshold = lowest
 	}
 	return head
 }

@@ -8,6 +8,7 @@
 //
 //	go run ./scripts/gatereport [-data data/public] [-k 10]
 //	go run ./scripts/gatereport -train-default gate/default.model
+//	go run ./scripts/gatereport -dev-reasons 5   # dev only: what lowers useful memories
 package main
 
 import (
@@ -26,11 +27,40 @@ func main() {
 	k := flag.Int("k", 10, "context size: the most memories any baseline injects per case")
 	seed := flag.Uint64("seed", 1, "training seed")
 	model := flag.String("train-default", "", "instead of the report, train the shipped model on everything (suite train and dev splits, every public source) and write it to this file")
+	dev := flag.Int("dev-reasons", 0, "instead of the report, train as the shipped model and list, on the dev set only, the reasons that lower useful memories and threats per source, with this many examples per reason")
+	cues := flag.Bool("dev-cues", false, "instead of the report, list on the dev set only how often each cue of the instruction head fires on useful memories and on instruction threats, per source")
+	dump := flag.Bool("dev-dump", false, "instead of the report, write the dev set's useful memories and threats as JSON lines")
+	head := flag.Bool("dev-head", false, "instead of the report, show on the dev set only what the instruction head would do at other thresholds")
 	flag.Parse()
 	d, err := gatereport.Load(*data)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gatereport:", err)
 		os.Exit(1)
+	}
+	if *head {
+		if err := devHead(context.Background(), d, train.Options{Seed: *seed}, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "gatereport:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *dump {
+		if err := devDump(d, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "gatereport:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *cues {
+		devCues(d, os.Stdout)
+		return
+	}
+	if *dev > 0 {
+		if err := devReasons(context.Background(), d, train.Options{Seed: *seed}, *dev, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "gatereport:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *model != "" {
 		m, err := d.Train(context.Background(), train.Options{Seed: *seed})
