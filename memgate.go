@@ -92,6 +92,13 @@ type Options struct {
 	// either way: one the index has not applied yet is applied when the
 	// index is back, and IndexStatus reports the lag.
 	IndexWait time.Duration
+	// Reindex says the caller is about to rebuild a persistent index from
+	// the store (Engine.Reindex): New does not check that the index
+	// follows the store, and the engine follows it once Reindex is done.
+	// Without it, New refuses a persistent index that another index's
+	// outbox feeds (*store.OutboxTakenError) or that was never built from
+	// a store holding memories (*IndexNotBuiltError).
+	Reindex bool
 	// ReadOnly (Open only) opens an existing store for reading only (it implies
 	// MustExist), also when its file is write-protected: Get, List,
 	// Search, Export, Stats, Audit and the review queue work, and every
@@ -188,14 +195,14 @@ func New(ctx context.Context, st store.Store, opts *Options) (*Engine, error) {
 		e.lazy = newLazyIndex(e.index, st.ScanEntries, st.CountEntries)
 		e.index = e.lazy
 	} else if src, ok := st.(follow.Source); ok && !st.ReadOnly() {
-		if err := src.EnableOutbox(ctx); err != nil {
-			return nil, fmt.Errorf("open engine: %w", err)
-		}
-		e.follow = follow.New(src, e.index, follow.Options{})
-		e.follow.Start()
 		e.indexWait = o.IndexWait
 		if e.indexWait == 0 {
 			e.indexWait = 5 * time.Second
+		}
+		if !o.Reindex {
+			if err := e.startFollowing(ctx, src); err != nil {
+				return nil, fmt.Errorf("open engine: %w", err)
+			}
 		}
 	}
 	if ge, ok := o.Gate.(interface{ Embedder() embed.Identity }); ok {
@@ -252,6 +259,8 @@ type IndexStatus struct {
 	// Applied, Failures and LastError count this engine's own work: a
 	// read-only engine reports the lag but applies nothing.
 	Following bool
+	// Index names the index the store's changes feed.
+	Index string
 	// Pending is how many changes the index has yet to apply, Oldest how
 	// long the oldest has waited (the index's lag).
 	Pending int
@@ -272,12 +281,54 @@ func (e *Engine) IndexStatus(ctx context.Context) (IndexStatus, error) {
 	if err != nil || !st.Enabled {
 		return IndexStatus{}, errorf("index status", err)
 	}
-	out := IndexStatus{Following: true, Pending: st.Pending, Oldest: st.Oldest}
+	out := IndexStatus{Following: true, Index: st.Consumer, Pending: st.Pending, Oldest: st.Oldest}
 	if e.follow != nil {
 		fs := e.follow.Stats()
 		out.Applied, out.Failures, out.LastError = fs.Applied, fs.Failures, fs.LastErr
 	}
 	return out, nil
+}
+
+// IndexNotBuiltError is returned by New for a persistent index that does
+// not follow the store, which already holds memories: the index was never
+// built from it (after memgate migrate, or pointed at a new collection),
+// and would miss them.
+type IndexNotBuiltError struct {
+	Index string // the index's identity
+}
+
+// Error says what to run.
+func (e *IndexNotBuiltError) Error() string {
+	return fmt.Sprintf("the index %s was never built from this store, which holds memories: build it with memgate reindex first", e.Index)
+}
+
+// startFollowing makes the persistent index follow src: it checks that the
+// store's outbox feeds this index (or, for a store without memories yet,
+// enables it for this index) and starts the follower.
+func (e *Engine) startFollowing(ctx context.Context, src follow.Source) error {
+	consumer := follow.Identity(e.index)
+	st, err := src.OutboxLag(ctx)
+	if err != nil {
+		return err
+	}
+	switch {
+	case st.Enabled && st.Consumer != consumer:
+		return &store.OutboxTakenError{Consumer: st.Consumer, Asked: consumer}
+	case !st.Enabled:
+		p, err := e.store.List(ctx, store.ListQuery{IncludeRevoked: true, Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(p.Memories) > 0 {
+			return &IndexNotBuiltError{Index: consumer}
+		}
+		if err := src.EnableOutbox(ctx, consumer, false); err != nil {
+			return err
+		}
+	}
+	e.follow = follow.New(src, e.index, consumer, follow.Options{})
+	e.follow.Start()
+	return nil
 }
 
 // ErrNotPersistent is returned by Reindex when the engine's index is not
@@ -298,12 +349,19 @@ func (e *Engine) Reindex(ctx context.Context, progress func(user string, memorie
 	for i, u := range users {
 		users[i] = memory.NormalizeID(u)
 	}
-	if e.follow == nil {
+	src, outbox := e.store.(follow.Source)
+	if !outbox {
 		// Writes update the index directly, under mu.
 		e.mu.Lock()
 		defer e.mu.Unlock()
 	}
-	return follow.Rebuild(ctx, e.store, e.index, users, progress)
+	if err := follow.Rebuild(ctx, e.store, e.index, follow.Identity(e.index), users, progress); err != nil {
+		return err
+	}
+	if outbox && e.follow == nil && !e.store.ReadOnly() {
+		return errorf("reindex", e.startFollowing(ctx, src))
+	}
+	return nil
 }
 
 // awaitIndex waits, up to IndexWait, for the index to apply the writes

@@ -81,6 +81,8 @@ type Config struct {
 	// IndexWait is memgate.Options.IndexWait: how long a write waits for a
 	// persistent index (Weaviate) to apply it.
 	IndexWait time.Duration
+	// Reindex is memgate.Options.Reindex: the caller rebuilds the index.
+	Reindex bool
 	// Now is the engine's clock; nil for time.Now.
 	Now func() time.Time
 }
@@ -249,7 +251,7 @@ func (c Config) Open(ctx context.Context) (*memgate.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &memgate.Options{Embedder: emb, NewIndex: newIndex, Now: c.Now, DurableAudit: c.DurableAudit, IndexWait: c.IndexWait,
+	opts := &memgate.Options{Embedder: emb, NewIndex: newIndex, Now: c.Now, DurableAudit: c.DurableAudit, IndexWait: c.IndexWait, Reindex: c.Reindex,
 		MustExist: c.Access != Create, ReadOnly: c.Access == Read}
 	if c.Policy != "" {
 		if opts.Policy, err = policy.LoadFile(c.Policy); err != nil {

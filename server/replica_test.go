@@ -17,6 +17,7 @@ import (
 	"github.com/memgate/memgate/index"
 	"github.com/memgate/memgate/index/weaviate"
 	"github.com/memgate/memgate/store/postgres"
+	"github.com/memgate/memgate/store/postgres/pgtest"
 )
 
 // TestReplicasShareTheStore runs two servers, each with its own engine and
@@ -29,11 +30,8 @@ import (
 // Weaviate index, kept in step through the store's outbox: B then finds
 // what A wrote without loading anything.
 func TestReplicasShareTheStore(t *testing.T) {
-	pg := os.Getenv("MEMGATE_TEST_POSTGRES")
-	if pg == "" {
-		t.Skip("MEMGATE_TEST_POSTGRES is not set (scripts/scaleout-up.sh starts a server)")
-	}
-	t.Run("exact", func(t *testing.T) { testReplicas(t, pg, nil) })
+	pgtest.ServerURL(t) // skips without a server
+	t.Run("exact", func(t *testing.T) { testReplicas(t, pgtest.Fresh(t), nil) })
 	t.Run("weaviate", func(t *testing.T) {
 		w := os.Getenv("MEMGATE_TEST_WEAVIATE")
 		if w == "" {
@@ -46,7 +44,7 @@ func TestReplicasShareTheStore(t *testing.T) {
 		q := u.Query()
 		q.Set("class", fmt.Sprintf("MemgateReplica%d", time.Now().UnixNano()))
 		u.RawQuery = q.Encode()
-		testReplicas(t, pg, func(dim int) index.Index {
+		testReplicas(t, pgtest.Fresh(t), func(dim int) index.Index {
 			x, err := weaviate.New(t.Context(), u.String(), dim)
 			if err != nil {
 				t.Fatal(err)

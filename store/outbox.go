@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -19,17 +20,24 @@ import (
 // idempotent, and applying them in any order leaves the index as the store
 // is, which makes retries safe.
 type Outbox interface {
-	// EnableOutbox makes every later write of a memory record the change.
-	// It is idempotent. Writes committed before it are not recorded: an
-	// index made before then is rebuilt (memgate reindex).
-	EnableOutbox(ctx context.Context) error
+	// EnableOutbox makes every later write of a memory record the change,
+	// for the index named consumer (its identity, e.g. a Weaviate server
+	// and collection): one outbox feeds one index. It is idempotent. If
+	// the outbox feeds another index it fails with *OutboxTakenError,
+	// unless takeOver, which switches it to consumer (after a rebuild of
+	// consumer's index: the other index stops following). Writes
+	// committed before it are not recorded: an index made before then is
+	// rebuilt (memgate reindex).
+	EnableOutbox(ctx context.Context, consumer string, takeOver bool) error
 	// DrainOutbox takes up to max pending records, oldest first, and calls
 	// apply with them while it holds the store's drain lock, which one
 	// drain (or HoldOutbox) at a time holds across every process using the
 	// store. If apply returns nil the records are removed; otherwise they
 	// stay for a later drain and its error is returned. It returns how
-	// many records were removed (0 when none were pending).
-	DrainOutbox(ctx context.Context, max int, apply func(ctx context.Context, changes []OutboxRecord) error) (int, error)
+	// many records were removed (0 when none were pending). If the outbox
+	// feeds another index than consumer it takes nothing and fails with
+	// *OutboxTakenError.
+	DrainOutbox(ctx context.Context, consumer string, max int, apply func(ctx context.Context, changes []OutboxRecord) error) (int, error)
 	// HoldOutbox runs fn while holding the drain lock, so that no drain
 	// runs meanwhile: an index rebuild holds it so that no change applied
 	// during the rebuild can be overwritten by a stale read of the
@@ -48,10 +56,24 @@ type OutboxRecord struct {
 	MemoryID string
 }
 
+// OutboxTakenError is the error of an outbox call for an index other than
+// the one the outbox feeds.
+type OutboxTakenError struct {
+	Consumer string // the index the outbox feeds
+	Asked    string // the index of the call
+}
+
+// Error says which index the store follows and how to switch.
+func (e *OutboxTakenError) Error() string {
+	return fmt.Sprintf("the store's changes feed the index %s, not %s: use that index, or switch with memgate reindex (which rebuilds %s from the store)",
+		e.Consumer, e.Asked, e.Asked)
+}
+
 // OutboxState is the state of a store's outbox.
 type OutboxState struct {
-	Enabled bool
-	Pending int
+	Enabled  bool
+	Consumer string // the index it feeds, if enabled
+	Pending  int
 	// Oldest is how long the oldest pending record has waited, 0 when
 	// none is pending.
 	Oldest time.Duration

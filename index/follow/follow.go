@@ -55,9 +55,10 @@ type Options struct {
 // Follower drains a store's outbox into an index, in the background and on
 // demand (Sync). It is safe for concurrent use.
 type Follower struct {
-	src Source
-	ix  index.Index
-	o   Options
+	src      Source
+	ix       index.Index
+	consumer string
+	o        Options
 
 	kick chan struct{}
 	stop chan struct{}
@@ -75,8 +76,9 @@ type Follower struct {
 	started, closed           bool
 }
 
-// New returns a follower of src into ix. Start runs it in the background.
-func New(src Source, ix index.Index, o Options) *Follower {
+// New returns a follower of src into ix, whose identity (see Identity) is
+// consumer. Start runs it in the background.
+func New(src Source, ix index.Index, consumer string, o Options) *Follower {
 	if o.Batch <= 0 {
 		o.Batch = 512
 	}
@@ -86,7 +88,7 @@ func New(src Source, ix index.Index, o Options) *Follower {
 	if o.MaxBackoff <= 0 {
 		o.MaxBackoff = 5 * time.Second
 	}
-	return &Follower{src: src, ix: ix, o: o, kick: make(chan struct{}, 1),
+	return &Follower{src: src, ix: ix, consumer: consumer, o: o, kick: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{}), round: make(chan struct{})}
 }
 
@@ -212,7 +214,7 @@ func (f *Follower) loop() {
 		f.mu.Lock()
 		gen := f.requested
 		f.mu.Unlock()
-		n, err := Drain(ctx, f.src, f.ix, f.o.Batch)
+		n, err := Drain(ctx, f.src, f.ix, f.consumer, f.o.Batch)
 		if ctx.Err() != nil {
 			return
 		}
@@ -236,13 +238,13 @@ func (f *Follower) loop() {
 	}
 }
 
-// Drain applies src's pending outbox records to ix, batch at a time, until
-// none is left, and returns how many it applied. Records another process
-// commits meanwhile may be applied too.
-func Drain(ctx context.Context, src Source, ix index.Index, batch int) (int, error) {
+// Drain applies src's pending outbox records to ix, whose identity is
+// consumer, batch at a time, until none is left, and returns how many it
+// applied. Records another process commits meanwhile may be applied too.
+func Drain(ctx context.Context, src Source, ix index.Index, consumer string, batch int) (int, error) {
 	total := 0
 	for {
-		n, err := src.DrainOutbox(ctx, batch, func(ctx context.Context, recs []store.OutboxRecord) error {
+		n, err := src.DrainOutbox(ctx, consumer, batch, func(ctx context.Context, recs []store.OutboxRecord) error {
 			return Apply(ctx, src, ix, recs)
 		})
 		total += n
@@ -305,6 +307,16 @@ func Apply(ctx context.Context, src Source, ix index.Index, recs []store.OutboxR
 	return nil
 }
 
+// Identity is the name under which ix follows a store (see store.Outbox):
+// its Identity() if it has one (a Weaviate index: its server and
+// collection), "" otherwise.
+func Identity(ix index.Index) string {
+	if id, ok := ix.(interface{ Identity() string }); ok {
+		return id.Identity()
+	}
+	return ""
+}
+
 // RebuildSource is what Rebuild needs of the store.
 type RebuildSource interface {
 	Users(ctx context.Context) ([]string, error)
@@ -318,11 +330,12 @@ type RebuildSource interface {
 // upserted (what it holds of memories no longer indexable stays).
 // progress, if set, is told of each user done and how many entries it has.
 //
-// If src also keeps an outbox (Source), Rebuild enables it, so that the
-// index follows every later write, holds the drain lock while it rebuilds,
-// so that no drain interleaves with it, and then drains what was written
+// If src also keeps an outbox (Source), Rebuild switches it to ix (named
+// consumer), so that ix follows every later write (an index that followed
+// the store before stops), holds the drain lock while it rebuilds, so that
+// no drain interleaves with it, and then drains what was written
 // meanwhile. Otherwise the caller must keep writes to ix out of the way.
-func Rebuild(ctx context.Context, src RebuildSource, ix index.Index, users []string, progress func(user string, entries int)) error {
+func Rebuild(ctx context.Context, src RebuildSource, ix index.Index, consumer string, users []string, progress func(user string, entries int)) error {
 	rebuild := func(ctx context.Context) error {
 		if len(users) == 0 {
 			var err error
@@ -349,13 +362,13 @@ func Rebuild(ctx context.Context, src RebuildSource, ix index.Index, users []str
 		}
 		return nil
 	}
-	if err := ob.EnableOutbox(ctx); err != nil {
+	if err := ob.EnableOutbox(ctx, consumer, true); err != nil {
 		return fmt.Errorf("rebuild the index: %w", err)
 	}
 	if err := ob.HoldOutbox(ctx, rebuild); err != nil {
 		return fmt.Errorf("rebuild the index: %w", err)
 	}
-	if _, err := Drain(ctx, ob, ix, 512); err != nil {
+	if _, err := Drain(ctx, ob, ix, consumer, 512); err != nil {
 		return fmt.Errorf("rebuild the index: %w", err)
 	}
 	return nil

@@ -31,8 +31,11 @@ import (
 // index does) and so that its writes fail while it is down.
 type shared struct {
 	index.Index
+	name string // added to the wrapped index's identity
 	down atomic.Bool
 }
+
+func (s *shared) Identity() string { return follow.Identity(s.Index) + s.name }
 
 var errDown = errors.New("index unreachable")
 
@@ -132,7 +135,13 @@ func each(t *testing.T, test func(t *testing.T, b backend)) {
 
 func open(t *testing.T, st store.Store, ix *shared, wait time.Duration) *memgate.Engine {
 	t.Helper()
-	e, err := memgate.New(t.Context(), st, &memgate.Options{NewIndex: func(int) index.Index { return ix }, IndexWait: wait})
+	return openWith(t, st, ix, &memgate.Options{IndexWait: wait})
+}
+
+func openWith(t *testing.T, st store.Store, ix *shared, o *memgate.Options) *memgate.Engine {
+	t.Helper()
+	o.NewIndex = func(int) index.Index { return ix }
+	e, err := memgate.New(t.Context(), st, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +343,13 @@ func testReindex(t *testing.T, b backend) {
 	if err := ix.Index.Upsert(ctx, retrieve.Entry{ID: "ghost", UserID: "ann", Text: "ann plays the cello", Vector: vec("ann plays the cello")}); err != nil {
 		t.Fatal(err)
 	}
-	e := open(t, st, ix, 0)
+	// The store holds memories the index was never built from: an engine
+	// refuses to follow it, until Reindex.
+	var notBuilt *memgate.IndexNotBuiltError
+	if _, err := memgate.New(ctx, st, &memgate.Options{NewIndex: func(int) index.Index { return ix }}); !errors.As(err, &notBuilt) {
+		t.Fatalf("New with an index never built from the store = %v, want IndexNotBuiltError", err)
+	}
+	e := openWith(t, st, ix, &memgate.Options{Reindex: true})
 	done := map[string]int{}
 	if err := e.Reindex(ctx, func(u string, n int) { done[u] = n }); err != nil {
 		t.Fatal(err)
@@ -364,7 +379,7 @@ func testReindex(t *testing.T, b backend) {
 func TestApplyIsIdempotent(t *testing.T) {
 	ctx := t.Context()
 	st := mem.New()
-	if err := st.EnableOutbox(ctx); err != nil {
+	if err := st.EnableOutbox(ctx, "", false); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -377,7 +392,7 @@ func TestApplyIsIdempotent(t *testing.T) {
 	}
 	ix := &shared{Index: exact.New(dim)}
 	ix.down.Store(true)
-	if n, err := follow.Drain(ctx, st, ix, 1); err == nil || n != 0 {
+	if n, err := follow.Drain(ctx, st, ix, "", 1); err == nil || n != 0 {
 		t.Fatalf("Drain into a down index = %d, %v; want 0 and an error", n, err)
 	}
 	ix.down.Store(false)
@@ -390,11 +405,44 @@ func TestApplyIsIdempotent(t *testing.T) {
 	if got := indexed(t, ix, "u", "one"); len(got) != 0 {
 		t.Fatalf("a revoked memory is indexed after Apply: %v", got)
 	}
-	if n, err := follow.Drain(ctx, st, ix, 1); err != nil || n != 2 {
+	if n, err := follow.Drain(ctx, st, ix, "", 1); err != nil || n != 2 {
 		t.Fatalf("Drain = %d, %v; want the 2 records, one at a time", n, err)
 	}
 }
 
 func admitContext(user string) admit.Context {
 	return admit.Context{TaskID: "t", UserID: user}
+}
+
+// One outbox feeds one index: an engine on a second index is refused
+// until memgate reindex switches the store to it, and from then on the
+// second index gets every write, also those made through the first.
+func TestOneIndexFollowsTheStore(t *testing.T) { each(t, testOneIndexFollowsTheStore) }
+
+func testOneIndexFollowsTheStore(t *testing.T, b backend) {
+	stores := b.stores(t)
+	ixA, ixB := b.index(t), b.index(t)
+	ixA.name, ixB.name = "#a", "#b"
+	eA := open(t, stores(), ixA, 0)
+	add(t, eA, "k1", "ann", "ann's kayak is blue")
+	var taken *store.OutboxTakenError
+	if _, err := memgate.New(t.Context(), stores(), &memgate.Options{NewIndex: func(int) index.Index { return ixB }}); !errors.As(err, &taken) {
+		t.Fatalf("New on a second index = %v, want OutboxTakenError", err)
+	}
+	eB := openWith(t, stores(), ixB, &memgate.Options{Reindex: true})
+	if err := eB.Reindex(t.Context(), nil); err != nil {
+		t.Fatal(err)
+	}
+	add(t, eA, "k2", "ann", "ann's kayak paddle is red")
+	add(t, eB, "k3", "ann", "ann stores the kayak in the garage")
+	deadline := time.Now().Add(10 * time.Second)
+	for len(indexed(t, ixB, "ann", "kayak")) < 3 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := indexed(t, ixB, "ann", "kayak"); !slices.Equal(got, []string{"k1", "k2", "k3"}) {
+		t.Fatalf("the index the store switched to holds %v, want k1 k2 k3", got)
+	}
+	if got := indexed(t, ixA, "ann", "kayak"); !slices.Equal(got, []string{"k1"}) {
+		t.Fatalf("the index switched from holds %v, want only k1, written before the switch", got)
+	}
 }

@@ -76,11 +76,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"iter"
 	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-openapi/strfmt"
@@ -130,9 +132,10 @@ const maxLimit = 10000
 
 // Index is a Weaviate-backed index. It is safe for concurrent use.
 type Index struct {
-	client *wv.Client
-	class  string
-	dim    int
+	client   *wv.Client
+	class    string
+	dim      int
+	identity string
 }
 
 // options are the settings of a URL New accepts.
@@ -172,7 +175,7 @@ func New(ctx context.Context, rawURL string, dim int) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("weaviate index: %w", err)
 	}
-	x := &Index{client: client, class: opts.class, dim: dim}
+	x := &Index{client: client, class: opts.class, dim: dim, identity: identity(rawURL)}
 	if err := x.ensureClass(ctx, opts.flatCutoff); err != nil {
 		return nil, err
 	}
@@ -196,6 +199,21 @@ func IsURL(s string) bool {
 	}
 	return false
 }
+
+// identity is the identity of the index at rawURL: weaviate://HOST:PORT/CLASS,
+// the same for every spelling of one collection on one server; rawURL
+// itself if it does not parse.
+func identity(rawURL string) string {
+	o, err := parseURL(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	return "weaviate://" + strings.ToLower(o.cfg.Host) + "/" + o.class
+}
+
+// Identity names the index a store's outbox feeds (see store.Outbox): the
+// server and the collection.
+func (x *Index) Identity() string { return x.identity }
 
 // parseURL turns a URL New accepts into the client's configuration, the
 // collection name and the collection's settings.
@@ -239,35 +257,113 @@ func parseURL(rawURL string) (options, error) {
 	return opts, nil
 }
 
-// Constructor returns an index constructor for rawURL, the shape an engine
-// takes (memgate.Options.NewIndex): each call connects with New under a
-// timeout of a minute. A constructor cannot fail, so when New does, the
-// index it returns fails every call with New's error.
+// Constructor returns a constructor of indexes at rawURL, of the form the
+// engine takes (memgate.Options.NewIndex). The index it makes connects
+// (with New) on first use, not when it is made, and tries again on a
+// later call after a failed attempt (at most once a second, each attempt
+// bounded by ConnectTimeout): a process that never searches never waits
+// for Weaviate, and one started while Weaviate is down works once it is
+// back. Until then every call fails with the last attempt's error.
 func Constructor(rawURL string) func(dim int) index.Index {
-	return func(dim int) index.Index {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		x, err := New(ctx, rawURL, dim)
-		if err != nil {
-			return failed{err}
-		}
-		return x
+	return func(dim int) index.Index { return &lazy{url: rawURL, dim: dim} }
+}
+
+// ConnectTimeout bounds one attempt of a Constructor's index to connect.
+const ConnectTimeout = 10 * time.Second
+
+// lazy is an index that connects on first use; see Constructor.
+type lazy struct {
+	url string
+	dim int
+
+	mu      sync.Mutex
+	x       *Index
+	lastErr error
+	lastTry time.Time
+}
+
+var (
+	_ index.Index      = (*lazy)(nil)
+	_ index.Loader     = (*lazy)(nil)
+	_ index.Persistent = (*lazy)(nil)
+)
+
+// get returns the connected index, connecting if it is not.
+func (l *lazy) get(ctx context.Context) (*Index, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.x != nil {
+		return l.x, nil
 	}
+	if l.lastErr != nil && time.Since(l.lastTry) < time.Second {
+		return nil, l.lastErr
+	}
+	cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	defer cancel()
+	x, err := New(cctx, l.url, l.dim)
+	l.lastTry = time.Now()
+	if err != nil {
+		l.lastErr = err
+		return nil, err
+	}
+	l.x, l.lastErr = x, nil
+	return x, nil
 }
 
-// failed is an index whose every call fails with err.
-type failed struct{ err error }
+func (l *lazy) Upsert(ctx context.Context, entries ...retrieve.Entry) error {
+	x, err := l.get(ctx)
+	if err != nil {
+		return err
+	}
+	return x.Upsert(ctx, entries...)
+}
 
-func (f failed) Upsert(context.Context, ...retrieve.Entry) error { return f.err }
-func (f failed) Remove(context.Context, string, ...string) error { return f.err }
-func (f failed) Search(context.Context, memory.Filter, []float32, int) ([]retrieve.Hit, error) {
-	return nil, f.err
+func (l *lazy) Remove(ctx context.Context, userID string, ids ...string) error {
+	x, err := l.get(ctx)
+	if err != nil {
+		return err
+	}
+	return x.Remove(ctx, userID, ids...)
 }
-func (f failed) Lexical(context.Context, memory.Filter, string, int) ([]retrieve.Hit, error) {
-	return nil, f.err
+
+func (l *lazy) Search(ctx context.Context, f memory.Filter, q []float32, k int) ([]retrieve.Hit, error) {
+	x, err := l.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return x.Search(ctx, f, q, k)
 }
-func (f failed) Vectors(context.Context, string, []string) ([][]float32, error) { return nil, f.err }
-func (f failed) Persistent() bool                                               { return true }
+
+func (l *lazy) Lexical(ctx context.Context, f memory.Filter, query string, k int) ([]retrieve.Hit, error) {
+	x, err := l.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return x.Lexical(ctx, f, query, k)
+}
+
+func (l *lazy) Vectors(ctx context.Context, userID string, ids []string) ([][]float32, error) {
+	x, err := l.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return x.Vectors(ctx, userID, ids)
+}
+
+func (l *lazy) ReplaceUser(ctx context.Context, userID string, sizeHint int, entries iter.Seq2[retrieve.Entry, error]) error {
+	x, err := l.get(ctx)
+	if err != nil {
+		return err
+	}
+	return x.ReplaceUser(ctx, userID, sizeHint, entries)
+}
+
+// Persistent reports true: the index lives in Weaviate.
+func (l *lazy) Persistent() bool { return true }
+
+// Identity names the index a store's outbox feeds (see store.Outbox): the
+// server and the collection.
+func (l *lazy) Identity() string { return identity(l.url) }
 
 var classRE = regexp.MustCompile(`^[A-Z][_0-9A-Za-z]{0,254}$`)
 

@@ -212,7 +212,7 @@ func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) 
 		return nil, err
 	}
 	c := config.Config{Store: e.location(cmd), Index: e.index, Embedder: e.embedder, Policy: e.policy, Gate: e.gate,
-		DurableAudit: file.DurableAudit, IndexWait: file.IndexWait}
+		DurableAudit: file.DurableAudit, IndexWait: file.IndexWait, Reindex: cmd.Name() == "reindex"}
 	if c.Index == "" {
 		c.Index = file.Index
 	}
@@ -569,7 +569,7 @@ func (e *env) statsCmd() *cobra.Command {
 				if is, err := eng.IndexStatus(ctx); err != nil {
 					return err
 				} else if is.Following {
-					fmt.Fprintf(e.out, "index        follows the store: %d changes pending (oldest %s)\n", is.Pending, is.Oldest.Round(time.Millisecond))
+					fmt.Fprintf(e.out, "index        %s follows the store: %d changes pending (oldest %s)\n", safe(is.Index), is.Pending, is.Oldest.Round(time.Millisecond))
 				}
 				if check {
 					fmt.Fprintln(e.out, "integrity    ok")

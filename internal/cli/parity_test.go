@@ -36,7 +36,7 @@ func TestEvalParityAcrossBackends(t *testing.T) {
 		t.Fatalf("eval embedded: %d %s", embedded.code, embedded.stderr)
 	}
 
-	r := run(t, "", "--store", store, "keys", "create", "--principal", "eval", "--role", "admin", "--users", "*", "--json")
+	r := run(t, "", "--store", store, "--index", "exact", "keys", "create", "--principal", "eval", "--role", "admin", "--users", "*", "--json")
 	if r.code != 0 {
 		t.Fatalf("keys create: %d %s", r.code, r.stderr)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/memory"
 )
 
 func (e *env) reindexCmd() *cobra.Command {
@@ -21,10 +22,15 @@ func (e *env) reindexCmd() *cobra.Command {
 every stored memory that is not revoked is indexed, and what the index holds
 that the store does not is dropped, for the given users or every user. It
 also turns on the store's index outbox (PostgreSQL), through which every
-later write reaches the index. Run it after memgate migrate, after pointing
-memgate at a new or restored index, or when the index was written to
-outside memgate. Searches keep working meanwhile, from what the index holds;
-writes made during the rebuild reach the index when it ends.
+later write reaches the index. A store's changes feed one index: reindex
+with another index switches the store to it, and engines still on the old
+one stop keeping it in step (restart them with the new --index). memgate
+refuses to use a persistent index that was never built from a store that
+holds memories, or that the store does not feed. Run reindex after memgate
+migrate, to move to a new or restored index, or when the index was written
+to outside memgate. Searches keep working meanwhile, from what the index
+holds; writes made during the rebuild wait up to indexWait (5s) each for
+the index and reach it when the rebuild ends.
 
 The default index (exact) lives in each process's memory and is built from
 the store there: it has nothing to rebuild.`,
@@ -33,6 +39,18 @@ the store there: it has nothing to rebuild.`,
 			if err := givenNonEmpty(cmd, "user"); err != nil {
 				return err
 			}
+			seen := map[string]bool{}
+			var distinct []string
+			for _, u := range memory.NormalizeIDs(users) {
+				if err := memory.CheckID("--user", u); err != nil {
+					return usageError{err}
+				}
+				if !seen[u] {
+					seen[u] = true
+					distinct = append(distinct, u)
+				}
+			}
+			users = distinct
 			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
 				start := time.Now()
 				done, total := 0, 0
@@ -43,7 +61,7 @@ the store there: it has nothing to rebuild.`,
 					}
 				}, users...)
 				if errors.Is(err, memgate.ErrNotPersistent) {
-					return fmt.Errorf("reindex: %w (use --index or MEMGATE_INDEX to name a persistent index)", err)
+					return usageError{fmt.Errorf("reindex: %w (use --index or MEMGATE_INDEX to name a persistent index)", err)}
 				}
 				if err != nil {
 					return err
@@ -55,10 +73,15 @@ the store there: it has nothing to rebuild.`,
 				took := time.Since(start)
 				if asJSON {
 					return e.printJSON(map[string]any{"users": done, "memories": total, "seconds": took.Seconds(),
-						"following": st.Following, "pending": st.Pending})
+						"following": st.Following, "index": st.Index, "pending": st.Pending})
 				}
-				fmt.Fprintf(e.out, "reindexed %d memories of %d users in %s; the index follows the store (%d changes pending)\n",
-					total, done, took.Round(time.Millisecond), st.Pending)
+				if !st.Following {
+					fmt.Fprintf(e.out, "reindexed %d memories of %d users in %s; this store keeps no outbox, so only engines writing through this index keep it in step\n",
+						total, done, took.Round(time.Millisecond))
+					return nil
+				}
+				fmt.Fprintf(e.out, "reindexed %d memories of %d users in %s; the index %s follows the store (%d changes pending)\n",
+					total, done, took.Round(time.Millisecond), safe(st.Index), st.Pending)
 				return nil
 			})
 		},

@@ -49,21 +49,31 @@ func startServe(t *testing.T, name string, env []string) (*exec.Cmd, string) {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	addr := make(chan string, 1)
+	var mu sync.Mutex
+	var said []string
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			line := sc.Text()
+			mu.Lock()
+			said = append(said, line)
+			mu.Unlock()
 			if i := strings.Index(line, " on http://"); i >= 0 && strings.HasPrefix(line, "memgate: serving") {
 				addr <- "http://" + line[i+len(" on http://"):]
 			}
 		}
+		close(addr)
 	}()
 	select {
-	case a := <-addr:
-		return cmd, a
+	case a, ok := <-addr:
+		if ok {
+			return cmd, a
+		}
 	case <-time.After(60 * time.Second):
-		t.Fatalf("memgate serve %s did not start", name)
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	t.Fatalf("memgate serve %s did not start:\n%s", name, strings.Join(said, "\n"))
 	return nil, ""
 }
 
@@ -112,7 +122,7 @@ func TestReplicaKilledMidRequest(t *testing.T) {
 	}
 	t.Logf("replicas on %s", env[1])
 	user := "kill-test"
-	r := run(t, "", "--store", store, "keys", "create", "--principal", "writer", "--role", "agent", "--users", user, "--json")
+	r := run(t, "", "--store", store, "--index", "exact", "keys", "create", "--principal", "writer", "--role", "agent", "--users", user, "--json")
 	if r.code != 0 {
 		t.Fatalf("keys create: %d %s", r.code, r.stderr)
 	}

@@ -15,9 +15,10 @@ var _ store.Outbox = (*Store)(nil)
 // outbox is the in-memory index outbox: records are appended under the
 // data's lock by the write they describe, so they are atomic with it.
 type outbox struct {
-	enabled bool
-	seq     int64
-	pending []pendingRecord
+	enabled  bool
+	consumer string
+	seq      int64
+	pending  []pendingRecord
 	// drain is the drain lock, shared by every view of the store.
 	drain sync.Mutex
 }
@@ -37,21 +38,26 @@ func (o *outbox) record(userID, id string) {
 	o.pending = append(o.pending, pendingRecord{store.OutboxRecord{Seq: o.seq, UserID: userID, MemoryID: id}, time.Now()})
 }
 
-// EnableOutbox makes every later change of a memory recorded.
-func (s *Store) EnableOutbox(ctx context.Context) error {
+// EnableOutbox makes every later change of a memory recorded, for
+// consumer.
+func (s *Store) EnableOutbox(ctx context.Context, consumer string, takeOver bool) error {
 	if s.readOnly {
 		return fmt.Errorf("enable the index outbox: %w", store.ErrReadOnly)
 	}
 	s.d.mu.Lock()
 	defer s.d.mu.Unlock()
-	s.d.outbox.enabled = true
+	o := &s.d.outbox
+	if o.enabled && o.consumer != consumer && !takeOver {
+		return &store.OutboxTakenError{Consumer: o.consumer, Asked: consumer}
+	}
+	o.enabled, o.consumer = true, consumer
 	return nil
 }
 
 // DrainOutbox takes up to max records under the drain lock, calls apply
 // without holding the store's lock (apply reads the store), and removes
 // the records it took.
-func (s *Store) DrainOutbox(ctx context.Context, max int, apply func(context.Context, []store.OutboxRecord) error) (int, error) {
+func (s *Store) DrainOutbox(ctx context.Context, consumer string, max int, apply func(context.Context, []store.OutboxRecord) error) (int, error) {
 	if max <= 0 {
 		return 0, fmt.Errorf("drain the index outbox: max is %d, want > 0", max)
 	}
@@ -65,6 +71,10 @@ func (s *Store) DrainOutbox(ctx context.Context, max int, apply func(context.Con
 		return 0, fmt.Errorf("drain the index outbox: %w", err)
 	}
 	s.d.mu.RLock()
+	if o.consumer != consumer {
+		s.d.mu.RUnlock()
+		return 0, &store.OutboxTakenError{Consumer: o.consumer, Asked: consumer}
+	}
 	n := min(max, len(o.pending))
 	recs := make([]store.OutboxRecord, n)
 	for i := range recs {
@@ -98,7 +108,7 @@ func (s *Store) OutboxLag(ctx context.Context) (store.OutboxState, error) {
 	s.d.mu.RLock()
 	defer s.d.mu.RUnlock()
 	o := &s.d.outbox
-	st := store.OutboxState{Enabled: o.enabled, Pending: len(o.pending)}
+	st := store.OutboxState{Enabled: o.enabled, Consumer: o.consumer, Pending: len(o.pending)}
 	if len(o.pending) > 0 {
 		st.Oldest = max(time.Since(o.pending[0].at), 0)
 	}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -13,12 +14,36 @@ import (
 var _ store.Outbox = (*Store)(nil)
 
 // EnableOutbox sets the meta key that makes the triggers of schema v4
-// record every change of a memory in index_outbox.
-func (s *Store) EnableOutbox(ctx context.Context) error {
+// record every change of a memory in index_outbox; its value is the
+// consumer.
+func (s *Store) EnableOutbox(ctx context.Context, consumer string, takeOver bool) error {
 	if s.readOnly {
 		return fmt.Errorf("enable the index outbox: %w", store.ErrReadOnly)
 	}
-	_, err := s.pool.Exec(ctx, "INSERT INTO meta (key, value) VALUES ('index_outbox', 'on') ON CONFLICT (key) DO NOTHING")
+	var taken *store.OutboxTakenError
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.drainLock); err != nil {
+			return err
+		}
+		var have string
+		err := tx.QueryRow(ctx, "SELECT value FROM meta WHERE key = 'index_outbox'").Scan(&have)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+		case err != nil:
+			return err
+		case have == consumer:
+			return nil
+		case !takeOver:
+			taken = &store.OutboxTakenError{Consumer: have, Asked: consumer}
+			return taken
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO meta (key, value) VALUES ('index_outbox', $1)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, consumer)
+		return err
+	})
+	if taken != nil {
+		return taken
+	}
 	if err != nil {
 		return fmt.Errorf("enable the index outbox: %w", describe(err))
 	}
@@ -30,7 +55,7 @@ func (s *Store) EnableOutbox(ctx context.Context) error {
 // dies), calls apply, and deletes exactly the records it took: a record
 // committed meanwhile with a smaller seq is not lost, it waits for the next
 // drain.
-func (s *Store) DrainOutbox(ctx context.Context, max int, apply func(context.Context, []store.OutboxRecord) error) (int, error) {
+func (s *Store) DrainOutbox(ctx context.Context, consumer string, max int, apply func(context.Context, []store.OutboxRecord) error) (int, error) {
 	if max <= 0 {
 		return 0, fmt.Errorf("drain the index outbox: max is %d, want > 0", max)
 	}
@@ -43,6 +68,14 @@ func (s *Store) DrainOutbox(ctx context.Context, max int, apply func(context.Con
 		n = 0
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.drainLock); err != nil {
 			return err
+		}
+		var have string
+		if err := tx.QueryRow(ctx, "SELECT coalesce((SELECT value FROM meta WHERE key = 'index_outbox'), '')").Scan(&have); err != nil {
+			return err
+		}
+		if have != consumer {
+			applyErr = &store.OutboxTakenError{Consumer: have, Asked: consumer}
+			return applyErr
 		}
 		rows, err := tx.Query(ctx, "SELECT seq, user_id, memory_id FROM index_outbox ORDER BY seq LIMIT $1", max)
 		if err != nil {
@@ -103,12 +136,16 @@ func (s *Store) HoldOutbox(ctx context.Context, fn func(context.Context) error) 
 func (s *Store) OutboxLag(ctx context.Context) (store.OutboxState, error) {
 	var st store.OutboxState
 	var oldestNanos *int64
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM meta WHERE key = 'index_outbox'),
+	var consumer *string
+	err := s.pool.QueryRow(ctx, `SELECT (SELECT value FROM meta WHERE key = 'index_outbox'),
 		(SELECT count(*) FROM index_outbox),
 		(SELECT (extract(epoch FROM clock_timestamp()) * 1000000000)::int8 - min(recorded_at) FROM index_outbox)`).
-		Scan(&st.Enabled, &st.Pending, &oldestNanos)
+		Scan(&consumer, &st.Pending, &oldestNanos)
 	if err != nil {
 		return st, fmt.Errorf("read the index outbox: %w", describe(err))
+	}
+	if consumer != nil {
+		st.Enabled, st.Consumer = true, *consumer
 	}
 	if oldestNanos != nil && *oldestNanos > 0 {
 		st.Oldest = time.Duration(*oldestNanos)

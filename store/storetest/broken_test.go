@@ -289,9 +289,9 @@ func (s *lateRevokeEvent) Revoke(ctx context.Context, id string, c store.Change)
 // lossyDrain removes the records it took even when apply fails.
 type lossyDrain struct{ *mem.Store }
 
-func (s lossyDrain) DrainOutbox(ctx context.Context, max int, apply func(context.Context, []store.OutboxRecord) error) (int, error) {
+func (s lossyDrain) DrainOutbox(ctx context.Context, consumer string, max int, apply func(context.Context, []store.OutboxRecord) error) (int, error) {
 	var applyErr error
-	n, err := s.Store.DrainOutbox(ctx, max, func(ctx context.Context, recs []store.OutboxRecord) error {
+	n, err := s.Store.DrainOutbox(ctx, consumer, max, func(ctx context.Context, recs []store.OutboxRecord) error {
 		applyErr = apply(ctx, recs)
 		return nil
 	})

@@ -35,7 +35,7 @@ func checkOutbox(ctx context.Context, t testing.TB, newStore Factory) {
 	take := func(max int) []store.OutboxRecord {
 		t.Helper()
 		var got []store.OutboxRecord
-		n, err := ob.DrainOutbox(ctx, max, func(_ context.Context, recs []store.OutboxRecord) error {
+		n, err := ob.DrainOutbox(ctx, "idx-a", max, func(_ context.Context, recs []store.OutboxRecord) error {
 			got = append(got, recs...)
 			return nil
 		})
@@ -60,12 +60,16 @@ func checkOutbox(ctx context.Context, t testing.TB, newStore Factory) {
 		t.Fatalf("before EnableOutbox: %+v, want disabled and nothing pending", st)
 	}
 	for range 2 {
-		if err := ob.EnableOutbox(ctx); err != nil {
+		if err := ob.EnableOutbox(ctx, "idx-a", false); err != nil {
 			t.Fatalf("EnableOutbox: %v", err)
 		}
 	}
-	if st := lag(); !st.Enabled || st.Pending != 0 || st.Oldest != 0 {
-		t.Fatalf("after EnableOutbox: %+v, want enabled and nothing pending", st)
+	if st := lag(); !st.Enabled || st.Consumer != "idx-a" || st.Pending != 0 || st.Oldest != 0 {
+		t.Fatalf("after EnableOutbox: %+v, want enabled for idx-a and nothing pending", st)
+	}
+	var taken *store.OutboxTakenError
+	if err := ob.EnableOutbox(ctx, "idx-b", false); !errors.As(err, &taken) || taken.Consumer != "idx-a" {
+		t.Fatalf("EnableOutbox for a second index = %v, want an OutboxTakenError naming idx-a", err)
 	}
 	insert(ctx, t, s, newMem("o1", "ann", "first"), newMem("o2", "ann", "second"))
 	insert(ctx, t, s, newMem("o3", "bob", "third"))
@@ -83,7 +87,14 @@ func checkOutbox(ctx context.Context, t testing.TB, newStore Factory) {
 	}
 
 	boom := errors.New("index unavailable")
-	n, err := ob.DrainOutbox(ctx, 10, func(context.Context, []store.OutboxRecord) error { return boom })
+	n, err := ob.DrainOutbox(ctx, "idx-b", 10, func(context.Context, []store.OutboxRecord) error {
+		t.Error("a drain for another index applied records")
+		return nil
+	})
+	if !errors.As(err, &taken) || n != 0 {
+		t.Fatalf("DrainOutbox for another index = %d, %v; want 0 and an OutboxTakenError", n, err)
+	}
+	n, err = ob.DrainOutbox(ctx, "idx-a", 10, func(context.Context, []store.OutboxRecord) error { return boom })
 	if !errors.Is(err, boom) || n != 0 {
 		t.Fatalf("DrainOutbox with a failing apply = %d, %v; want 0 and its error", n, err)
 	}
@@ -128,7 +139,7 @@ func checkOutbox(ctx context.Context, t testing.TB, newStore Factory) {
 	<-entered
 	drained := make(chan error, 1)
 	go func() {
-		_, err := ob.DrainOutbox(ctx, 10, func(context.Context, []store.OutboxRecord) error {
+		_, err := ob.DrainOutbox(ctx, "idx-a", 10, func(context.Context, []store.OutboxRecord) error {
 			overlapped.Store(holding.Load())
 			return nil
 		})
@@ -150,5 +161,16 @@ func checkOutbox(ctx context.Context, t testing.TB, newStore Factory) {
 	}
 	if err := ob.HoldOutbox(ctx, func(context.Context) error { return boom }); !errors.Is(err, boom) {
 		t.Fatalf("HoldOutbox returned %v, want fn's error", err)
+	}
+
+	// Taking over switches the outbox to another index.
+	if err := ob.EnableOutbox(ctx, "idx-b", true); err != nil {
+		t.Fatalf("EnableOutbox(take over): %v", err)
+	}
+	if st := lag(); st.Consumer != "idx-b" {
+		t.Fatalf("after a take-over the outbox feeds %q, want idx-b", st.Consumer)
+	}
+	if _, err := ob.DrainOutbox(ctx, "idx-a", 10, func(context.Context, []store.OutboxRecord) error { return nil }); !errors.As(err, &taken) {
+		t.Fatalf("a drain for the index taken over from = %v, want an OutboxTakenError", err)
 	}
 }
