@@ -116,12 +116,41 @@ func (l Location) String() string {
 	case "mem":
 		return "mem:"
 	case "postgres":
-		if u, err := url.Parse(l.Path); err == nil {
-			return u.Redacted()
-		}
-		return "postgres://…"
+		return redactPostgres(l.Path)
 	}
 	return l.Path
+}
+
+// redactPostgres is a postgres:// URL without its password, wherever it
+// is: in the user part (whatever characters it holds: everything before
+// the last @ is credentials) or in a password or sslpassword parameter.
+func redactPostgres(s string) string {
+	scheme, rest, _ := strings.Cut(s, "://")
+	user := ""
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		name, _, hasPassword := strings.Cut(rest[:at], ":")
+		user = name
+		if hasPassword {
+			user += ":xxxxx"
+		}
+		user += "@"
+		rest = rest[at+1:]
+	}
+	hostPath, query, hasQuery := strings.Cut(rest, "?")
+	out := scheme + "://" + user + hostPath
+	if !hasQuery {
+		return out
+	}
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		return out + "?…"
+	}
+	for k := range q {
+		if k == "password" || k == "sslpassword" {
+			q.Set(k, "xxxxx")
+		}
+	}
+	return out + "?" + q.Encode()
 }
 
 // ParseStore parses a store location. Errors are *memory.FieldError values

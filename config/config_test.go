@@ -116,12 +116,22 @@ func TestOpen(t *testing.T) {
 }
 
 func TestLocationHidesThePassword(t *testing.T) {
-	loc, err := ParseStore("postgres://memgate:s3cret@127.0.0.1:5432/memgate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(loc.String(), "s3cret") {
-		t.Errorf("%s shows the password", loc)
+	for _, tc := range []struct{ in, want string }{
+		{"postgres://memgate:s3cret@127.0.0.1:5432/memgate", "postgres://memgate:xxxxx@127.0.0.1:5432/memgate"},
+		{"postgres://memgate:12/s3cret@db:5432/memgate?sslmode=disable", "postgres://memgate:xxxxx@db:5432/memgate?sslmode=disable"},
+		{"postgres://memgate:p@ss:s3cret@db/memgate", "postgres://memgate:xxxxx@db/memgate"},
+		{"postgresql://db/memgate?user=memgate&password=s3cret&sslmode=require", "postgresql://db/memgate?password=xxxxx&sslmode=require&user=memgate"},
+		{"postgres://db/memgate?sslpassword=s3cret", "postgres://db/memgate?sslpassword=xxxxx"},
+		{"postgres://db/memgate?password=s3cret&bad=%zz", "postgres://db/memgate?…"},
+		{"postgres://memgate@db/memgate", "postgres://memgate@db/memgate"},
+	} {
+		loc, err := ParseStore(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := loc.String(); got != tc.want || strings.Contains(got, "s3cret") {
+			t.Errorf("%s shows as %s, want %s", tc.in, got, tc.want)
+		}
 	}
 }
 

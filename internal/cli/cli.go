@@ -90,6 +90,14 @@ admission decides what may enter a model's context.`,
 	root.PersistentFlags().StringVar(&e.db, "db", config.DefaultStore, "path of the store (a SQLite file); --store takes precedence")
 	root.PersistentFlags().StringVar(&e.store, "store", os.Getenv(config.EnvStore),
 		"store location: a SQLite file path, sqlite:PATH, mem: or postgres://… (default: $"+config.EnvStore+", else --db)")
+	// --help shows the default from the environment, without a password.
+	if f := root.PersistentFlags().Lookup("store"); f.DefValue != "" {
+		if loc, err := config.ParseStore(f.DefValue); err == nil {
+			f.DefValue = loc.String()
+		} else {
+			f.DefValue = "$" + config.EnvStore
+		}
+	}
 	root.PersistentFlags().StringVar(&e.index, "index", os.Getenv(config.EnvIndex), "candidate index: exact (in memory, built from the store) or weaviate://HOST:PORT[?grpc=PORT&class=NAME] (default: $"+config.EnvIndex+", else exact)")
 	root.PersistentFlags().StringVar(&e.config, "config", os.Getenv(config.EnvConfig),
 		"configuration file (YAML or JSON: store, index, embedder, policy, gate, durableAudit, indexWait, serve: {addr, maxBodyBytes, maxBatch, lowerAuthority, drain}); flags and the environment win over it (default: $"+config.EnvConfig+")")

@@ -88,3 +88,12 @@ func TestConfigFile(t *testing.T) {
 		t.Errorf("a bad config file: %d %q", r.code, r.stderr)
 	}
 }
+
+// --help shows $MEMGATE_STORE as the --store default, without its password.
+func TestHelpHidesThePassword(t *testing.T) {
+	t.Setenv("MEMGATE_STORE", "postgres://memgate:S3CRETPW@db.internal/memgate?password=S3CRETPW")
+	r := run(t, "", "stats", "--help")
+	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "S3CRETPW") || !strings.Contains(r.stdout, "postgres://memgate:xxxxx@db.internal/memgate") {
+		t.Errorf("stats --help: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
