@@ -195,10 +195,15 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 		return fmt.Errorf("--from: %w", err)
 	}
 	defer src.Close()
+	// created: this run made the destination file (exclusively, so that
+	// of two runs racing to one new path only one thinks so), and may
+	// remove it if the copy fails.
 	created := false
 	if dstLoc.Kind == "sqlite" && !verifyOnly {
-		_, err := os.Stat(dstLoc.Path)
-		created = errors.Is(err, os.ErrNotExist)
+		if f, err := os.OpenFile(dstLoc.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+			f.Close()
+			created = true
+		}
 	}
 	dst, err := openDumpStore(ctx, dstLoc, !verifyOnly)
 	if err != nil {
@@ -225,7 +230,7 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 		if !verifyOnly {
 			dst.Close()
 			closed = true
-			if created {
+			if created && storeIsEmpty(ctx, dstLoc) {
 				removeStoreFiles(dstLoc.Path)
 			}
 			return fmt.Errorf("%w; nothing was written to %s", err, dstLoc)
@@ -299,6 +304,28 @@ func counted(records iter.Seq2[store.Record, error], update func(done, total int
 			}
 		}
 	}
+}
+
+// storeIsEmpty reports whether the store at loc holds nothing but maybe
+// an embedder identity: a failed restore leaves it so, but another run
+// may have filled the file meanwhile, and its copy must stay.
+func storeIsEmpty(ctx context.Context, loc config.Location) bool {
+	st, err := openDumpStore(ctx, loc, false)
+	if errors.Is(err, store.ErrNoStore) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	defer st.Close()
+	errFound := errors.New("found a record")
+	err = st.Dump(ctx, func(r store.Record) error {
+		if r.Kind != store.RecordIdentity {
+			return errFound
+		}
+		return nil
+	})
+	return err == nil
 }
 
 // removeStoreFiles removes a SQLite store that migrate created and left
