@@ -97,7 +97,9 @@ type Options struct {
 	// follows the store, and the engine follows it once Reindex is done.
 	// Without it, New refuses a persistent index that another index's
 	// outbox feeds (*store.OutboxTakenError) or that was never built from
-	// a store holding memories (*IndexNotBuiltError).
+	// a store holding memories (*IndexNotBuiltError). Call Reindex before
+	// using such an engine from several goroutines: it starts following
+	// when Reindex returns.
 	Reindex bool
 	// ReadOnly (Open only) opens an existing store for reading only (it implies
 	// MustExist), also when its file is write-protected: Get, List,
@@ -346,9 +348,7 @@ func (e *Engine) Reindex(ctx context.Context, progress func(user string, memorie
 	if e.lazy != nil {
 		return ErrNotPersistent
 	}
-	for i, u := range users {
-		users[i] = memory.NormalizeID(u)
-	}
+	users = memory.NormalizeIDs(users)
 	src, outbox := e.store.(follow.Source)
 	if !outbox {
 		// Writes update the index directly, under mu.
