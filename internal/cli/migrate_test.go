@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -313,5 +314,38 @@ func TestMigrateThroughPostgres(t *testing.T) {
 	checkOneLine(t, "migrate into PostgreSQL again", r.stderr, "the store is not empty")
 	if pw, ok := u.User.Password(); ok && strings.Contains(r.stderr, pw) {
 		t.Errorf("the error shows the PostgreSQL password: %s", r.stderr)
+	}
+}
+
+// Two migrations racing into one new SQLite path: one copies, the other
+// is refused, and the copy stays (the loser once removed the file the
+// winner had just filled).
+func TestMigrateRaceKeepsTheCopy(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	fillForMigrate(t, a)
+	if r := run(t, "", "--db", b, "add", "--user", "zoe", "zoe rows on Sundays"); r.code != 0 {
+		t.Fatalf("add: %+v", r)
+	}
+	for i := range 10 {
+		dst := filepath.Join(dir, fmt.Sprintf("race%d.db", i))
+		codes := make(chan int, 2)
+		for _, src := range []string{a, b} {
+			go func() {
+				codes <- Main([]string{"migrate", "--from", src, "--to", dst}, strings.NewReader(""), io.Discard, io.Discard)
+			}()
+		}
+		ok := 0
+		for range 2 {
+			if <-codes == 0 {
+				ok++
+			}
+		}
+		if ok != 1 {
+			t.Errorf("race %d: %d of 2 migrations succeeded, want 1", i, ok)
+		}
+		if r := run(t, "", "--db", dst, "stats"); r.code != 0 {
+			t.Fatalf("race %d: the copy is gone or broken: %+v", i, r)
+		}
 	}
 }
