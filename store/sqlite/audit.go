@@ -51,6 +51,11 @@ func (s *Store) Ancestors(ctx context.Context, ids []string) (map[string][]linea
 	if len(ids) == 0 {
 		return out, nil
 	}
+	return s.cachedAncestors(ctx, ids)
+}
+
+// ancestorsUncached is Ancestors, read from the database.
+func (s *Store) ancestorsUncached(ctx context.Context, ids []string) (map[string][]lineage.Ancestor, error) {
 	rows, err := s.query(ctx, ancestorsSQL, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read lineage: %w", describe(err))

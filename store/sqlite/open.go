@@ -185,7 +185,7 @@ func openDB(path string, mode openMode) (*Store, error) {
 	}
 	db := sql.OpenDB(conn)
 	db.SetMaxOpenConns(8)
-	s := &Store{db: db, path: path, readOnly: mode != modeReadWrite}
+	s := &Store{db: db, path: path, readOnly: mode != modeReadWrite, cache: newRecordCache()}
 	s.stmts.db = db
 	return s, nil
 }

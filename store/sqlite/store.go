@@ -51,6 +51,9 @@ type Store struct {
 	audit *auditWriter
 	// stmts are the statements of the read path, prepared on db.
 	stmts stmtCache
+	// cache keeps the records Get and Ancestors decoded, for one
+	// generation of the store.
+	cache *recordCache
 }
 
 // Close stops the audit writer, once it has written every request it was
@@ -133,7 +136,9 @@ func (s *Store) write(ctx context.Context, what string, fn func(*sql.Tx) error) 
 		tx.Rollback()
 		return fmt.Errorf("%s: %w", what, describe(err))
 	}
-	if err := tx.Commit(); err != nil {
+	err = tx.Commit()
+	s.cache.clear() // whatever it changed, and forgotten text with it
+	if err != nil {
 		return fmt.Errorf("%s: commit: %w", what, describe(err))
 	}
 	return nil
@@ -384,6 +389,14 @@ func (s *Store) Get(ctx context.Context, ids []string, withVectors bool) ([]memo
 	if len(ids) == 0 {
 		return nil, nil
 	}
+	if !withVectors {
+		return s.cachedGet(ctx, ids)
+	}
+	return s.getUncached(ctx, ids, withVectors)
+}
+
+// getUncached is Get, read from the database.
+func (s *Store) getUncached(ctx context.Context, ids []string, withVectors bool) ([]memory.Memory, error) {
 	list := idList(ids)
 	q := getSQL
 	if withVectors {
