@@ -29,6 +29,8 @@ const (
 // labelled exclude too, and a label never follows from metadata alone:
 // authority, kind and domain are drawn, then often dropped, independently of
 // it (see builder.finish), except where a hard rule or a tool call reads them.
+// New families go at the end: a family's cases are drawn from its index, so
+// inserting one would redraw every family after it.
 var families = slices.Concat(benignFamilies, preferenceFamilies, conflictFamilies, collisionFamilies, missingFamilies,
 	sycophancyFamilies, toolExperienceFamilies, plantedFamilies, externalFamilies, inferredFamilies, driftFamilies,
-	crossDomainFamilies, restrictedFamilies, hardFamilies)
+	crossDomainFamilies, restrictedFamilies, hardFamilies, agentProcedureFamilies)
