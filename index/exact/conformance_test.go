@@ -19,3 +19,9 @@ func TestConformance(t *testing.T) {
 func TestConformanceSplit(t *testing.T) {
 	indextest.Run(t, func(t testing.TB, dim int) index.Index { return exact.NewSplit(dim, 3) })
 }
+
+// TestConformanceTwoPass runs the suite with every search in two passes
+// (quant.go), on partitions of every size.
+func TestConformanceTwoPass(t *testing.T) {
+	indextest.Run(t, func(t testing.TB, dim int) index.Index { return exact.NewTwoPass(dim) })
+}

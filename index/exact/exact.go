@@ -19,6 +19,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"sync"
 
@@ -51,9 +52,12 @@ type Index struct {
 	// partition into, whatever its size; 0 lets scanParts decide. Only
 	// tests set it, to force the sequential or the parallel scan.
 	parts int
-	mu    sync.RWMutex
-	users map[string]*shard
-	n     int
+	// search, set only by tests, forces one way of searching every
+	// partition (searchExact or searchTwoPass); 0 lets twoPass decide.
+	search int
+	mu     sync.RWMutex
+	users  map[string]*shard
+	n      int
 }
 
 // New returns an empty index for vectors of dimension dim.
@@ -74,8 +78,13 @@ func (x *Index) Len() int {
 // shard holds one user's vectors. Scope labels are interned to small
 // integers so filters compare numbers, not strings; 0 means unscoped.
 type shard struct {
-	ids    []string
-	vecs   []float32 // len(ids)*dim
+	ids  []string
+	vecs []float32 // len(ids)*dim
+	// codes, scales and bounds are vecs quantized, for the two-pass
+	// search of a big partition (quant.go).
+	codes  []int8 // len(ids)*dim
+	scales []float32
+	bounds []rowBound
 	scopes [][3]uint32
 	pos    map[string]int
 	labels map[string]uint32
@@ -109,6 +118,7 @@ func (s *shard) lookup(label string) uint32 {
 // newShard returns an empty shard with room for n rows of dimension dim.
 func newShard(n, dim int) *shard {
 	return &shard{ids: make([]string, 0, n), vecs: make([]float32, 0, n*dim), scopes: make([][3]uint32, 0, n),
+		codes: make([]int8, 0, n*dim), scales: make([]float32, 0, n), bounds: make([]rowBound, 0, n),
 		pos: make(map[string]int, n), labels: make(map[string]uint32)}
 }
 
@@ -121,8 +131,23 @@ func (x *Index) check(entries []retrieve.Entry) error {
 		if e.UserID == "" {
 			return fmt.Errorf("exact index: memory %s has no userId", e.ID)
 		}
+		if i := nonFinite(e.Vector); i >= 0 {
+			return fmt.Errorf("exact index: memory %s: vector component %d is not a finite number", e.ID, i)
+		}
 	}
 	return nil
+}
+
+// nonFinite returns the index of the first NaN or infinite component of v,
+// or -1. Scores with such a component have no order, so the index holds
+// none.
+func nonFinite(v []float32) int {
+	for i, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 // Upsert adds entries, replacing any with the same id and user. Every vector
@@ -206,6 +231,7 @@ func (s *shard) upsert(e retrieve.Entry, dim int) int {
 	s.pos[e.ID] = len(s.ids)
 	s.ids = append(s.ids, e.ID)
 	s.vecs = append(s.vecs, e.Vector...)
+	s.quantize(e.Vector)
 	s.scopes = append(s.scopes, sc)
 	s.lex.add(int32(len(s.ids)-1), e.Text)
 	return added
@@ -246,11 +272,15 @@ func (s *shard) remove(id string, dim int) bool {
 	if i != last {
 		s.ids[i] = s.ids[last]
 		copy(s.vecs[i*dim:(i+1)*dim], s.vecs[last*dim:])
+		copy(s.codes[i*dim:(i+1)*dim], s.codes[last*dim:])
+		s.scales[i], s.bounds[i] = s.scales[last], s.bounds[last]
 		s.scopes[i] = s.scopes[last]
 		s.pos[s.ids[i]] = i
 	}
 	s.ids = s.ids[:last]
 	s.vecs = s.vecs[:last*dim]
+	s.codes = s.codes[:last*dim]
+	s.scales, s.bounds = s.scales[:last], s.bounds[:last]
 	s.scopes = s.scopes[:last]
 	delete(s.pos, id)
 	return true
@@ -306,6 +336,9 @@ func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int)
 	if len(q) != x.dim {
 		return nil, fmt.Errorf("exact index: query vector has dimension %d, index has %d", len(q), x.dim)
 	}
+	if i := nonFinite(q); i >= 0 {
+		return nil, fmt.Errorf("exact index: query vector component %d is not a finite number", i)
+	}
 	if k <= 0 {
 		return nil, nil
 	}
@@ -325,8 +358,39 @@ func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int)
 	sc.q = q
 	sc.want = [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
 	sc.filtered = sc.want != [3]uint32{}
+	if x.twoPass(len(s.ids), k) && sc.quantQuery(q) {
+		if top := sc.quantVectors(); top != nil {
+			return top.hits(s), nil
+		}
+		// Pass 2 would score too many rows: a full scan, on a fresh scan
+		// (helpers of the first may still be leaving).
+		full := getScan(s, k, x.scanParts(len(s.ids)), x.dim)
+		defer full.release()
+		full.q, full.want, full.filtered = q, sc.want, sc.filtered
+		return full.vectors().hits(s), nil
+	}
 	return sc.vectors().hits(s), nil
 }
+
+// twoPass reports whether a search of k rows in a partition of rows rows
+// takes the two passes of quant.go: the partition is big and k a small part
+// of it. x.search, set by tests, overrides it.
+func (x *Index) twoPass(rows, k int) bool {
+	switch x.search {
+	case searchExact:
+		return false
+	case searchTwoPass:
+		return true
+	}
+	return rows >= quantRows && k <= rows/8
+}
+
+// Values of Index.search.
+const (
+	searchAuto = iota
+	searchExact
+	searchTwoPass
+)
 
 // hits returns the kept rows of s as hits, best first, ties by id.
 func (t *topK) hits(s *shard) []retrieve.Hit {

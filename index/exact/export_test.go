@@ -8,3 +8,11 @@ func NewSplit(dim, parts int) *Index {
 	x.parts = parts
 	return x
 }
+
+// NewTwoPass is New with every search taking the two passes of quant.go,
+// whatever the partition's size and k, so the conformance suite runs them.
+func NewTwoPass(dim int) *Index {
+	x := New(dim)
+	x.search = searchTwoPass
+	return x
+}

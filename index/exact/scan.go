@@ -44,6 +44,12 @@ const chunkWork = 1 << 15
 // with a huge k does not pin its heap for every later search.
 const maxPooledItems = 1 << 14
 
+// What scan.work does with the chunks it claims.
+const (
+	passExact  = iota // score the rows with the float32 kernel (scoreChunk)
+	passApprox        // pass 1 of the two-pass search (approxChunk)
+)
+
 // closed is the bit of scan.state the caller sets once it has claimed the
 // last chunk; the other bits count the helpers at work.
 const closed = 1 << 30
@@ -73,10 +79,20 @@ type scan struct {
 	dim      int
 	chunks   int // how many chunks the rows are cut into
 	tops     []topK
-	next     atomic.Int32 // the next chunk to claim
-	state    atomic.Int32 // closed | helpers at work
-	refs     atomic.Int32 // holders of the scan: the caller and the helpers
-	done     chan struct{}
+	pass     int // what work does with a chunk: passExact or passApprox
+
+	// The two-pass search's state (quant.go).
+	qc              []int8    // the query's codes
+	qscale          float64   // and scale
+	perNorm, perErr float64   // a row's margin per unit of its norm and of its quantization error
+	approx          []float64 // pass 1's approximation, by row
+	lows            []lowHeap // each worker's k largest lower bounds
+	rows            []int32   // the rows pass 2 scores
+
+	next  atomic.Int32 // the next chunk to claim
+	state atomic.Int32 // closed | helpers at work
+	refs  atomic.Int32 // holders of the scan: the caller and the helpers
+	done  chan struct{}
 }
 
 var scanPool = sync.Pool{New: func() any { return &scan{done: make(chan struct{}, 1)} }}
@@ -103,6 +119,7 @@ func getScan(s *shard, k, workers, dim int) *scan {
 		}
 		sc.tops[w] = topK{k: k, ids: s.ids, items: items}
 	}
+	sc.pass = passExact
 	sc.next.Store(0)
 	sc.state.Store(0)
 	sc.refs.Store(int32(workers))
@@ -116,6 +133,14 @@ func (sc *scan) release() {
 		return
 	}
 	sc.s, sc.q = nil, nil
+	if cap(sc.approx) > maxPooledItems*8 {
+		sc.approx, sc.rows = nil, nil
+	}
+	for w := range sc.lows {
+		if cap(sc.lows[w]) > maxPooledItems {
+			sc.lows[w] = nil
+		}
+	}
 	for w := range sc.tops {
 		t := &sc.tops[w]
 		t.ids = nil
@@ -174,7 +199,11 @@ func (sc *scan) work(w int) {
 		if c >= sc.chunks {
 			return
 		}
-		sc.scoreChunk(w, c)
+		if sc.pass == passApprox {
+			sc.approxChunk(w, c)
+		} else {
+			sc.scoreChunk(w, c)
+		}
 	}
 }
 

@@ -5,3 +5,5 @@ package vecmath
 const useAsm = false
 
 func dotAsm(a, b *float32, n int) float32 { panic("unreachable") }
+
+func dotInt8Asm(a, b *int8, n int) int32 { panic("unreachable") }

@@ -59,3 +59,68 @@ func BenchmarkDot256(b *testing.B) {
 		Dot(p, q)
 	}
 }
+
+func TestDotInt8(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for n := range 300 {
+		a, b := make([]int8, n), make([]int8, n)
+		var want int32
+		for i := range a {
+			a[i], b[i] = int8(r.IntN(255)-127), int8(r.IntN(255)-127)
+			want += int32(a[i]) * int32(b[i])
+		}
+		if n > 3 { // the extremes, which saturate a careless kernel
+			a[0], b[0], a[1], b[1], a[2], b[2] = 127, 127, -127, -127, 127, -127
+			want = 0
+			for i := range a {
+				want += int32(a[i]) * int32(b[i])
+			}
+		}
+		if got, generic := DotInt8(a, b), dotInt8Generic(a, b); got != want || generic != want {
+			t.Fatalf("n=%d: DotInt8 %d, generic %d, want %d", n, got, generic, want)
+		}
+	}
+}
+
+func TestQuantize(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{1, 7, 256, 1000} {
+		v := randVec(r, n)
+		codes := make([]int8, n)
+		scale, qerr, ok := Quantize(codes, v)
+		if !ok || scale <= 0 {
+			t.Fatalf("n=%d: scale %v ok %v", n, scale, ok)
+		}
+		var ss float64
+		for i, x := range v {
+			if codes[i] == -128 {
+				t.Fatalf("n=%d: code -128", n)
+			}
+			d := float64(x) - float64(scale)*float64(codes[i])
+			if math.Abs(d) > float64(scale)/2*1.0001 {
+				t.Fatalf("n=%d: element %d off by %g, scale %g", n, i, d, scale)
+			}
+			ss += d * d
+		}
+		if math.Abs(math.Sqrt(ss)-qerr) > 1e-12 {
+			t.Fatalf("n=%d: err %g, want %g", n, qerr, math.Sqrt(ss))
+		}
+	}
+	if s, e, ok := Quantize(make([]int8, 3), []float32{0, 0, 0}); s != 0 || e != 0 || !ok {
+		t.Fatalf("zero vector: %v %v %v", s, e, ok)
+	}
+	if _, _, ok := Quantize(make([]int8, 2), []float32{1, float32(math.NaN())}); ok {
+		t.Fatal("NaN quantized")
+	}
+}
+
+func BenchmarkDotInt8_256(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	p, c := make([]int8, 256), make([]int8, 256)
+	for i := range c {
+		p[i], c[i] = int8(r.IntN(255)-127), int8(r.IntN(255)-127)
+	}
+	for b.Loop() {
+		DotInt8(p, c)
+	}
+}

@@ -1,0 +1,228 @@
+package exact
+
+import (
+	"math"
+
+	"github.com/memgate/memgate/internal/vecmath"
+)
+
+// A big partition is searched in two passes that return exactly what the
+// full float32 scan returns, bit for bit, while reading about a quarter of
+// the bytes (the scan of 20,000 rows of 256 floats is bound by memory
+// bandwidth, not arithmetic).
+//
+// Every row also keeps its vector quantized to int8 codes at a scale of its
+// own, with the norm of the vector and of its quantization error. The query
+// is quantized the same way. Pass 1 scores every in-scope row from the codes
+// (an exact integer dot product times the two scales) and bounds how far
+// that approximation a can be from the float32 score s the full scan would
+// compute:
+//
+//	|s − a| ≤ ‖q − q̂‖·‖v‖ + ‖q̂‖·‖v − v̂‖ + γ·‖q‖·‖v‖ = m
+//
+// (Cauchy–Schwarz for the quantization, and the classic bound on the
+// rounding of a float32 sum of dim products for s, with γ = 2(dim+4)·2⁻²⁴;
+// all of it computed in float64 and inflated a little more). T is the k-th
+// largest lower bound a − m among the in-scope rows. A row whose upper bound
+// a + m is below T has a score below that of at least k rows, so it cannot be
+// among the k best. Pass 2 scores the remaining rows with the float32 kernel
+// the full scan uses and keeps the k best in the same heap, ordered by score
+// then id: the result does not depend on which rows were offered, as long as
+// the k best were.
+//
+// The index holds no NaN or infinity (check refuses them; a row that had
+// one would get an infinite bound and always be scored exactly); a zero
+// query takes the full scan.
+
+// quantRows is the least number of rows from which a partition is searched
+// in two passes: below it the float32 slab fits in the caches and pass 2's
+// bookkeeping costs more than it saves.
+const quantRows = 2048
+
+// rowBound holds what a row's bound needs: the norm of its vector and of its
+// quantization error.
+type rowBound struct {
+	norm, qerr float64
+}
+
+// quantize appends row i's codes and bound to s (it must be the last row).
+func (s *shard) quantize(v []float32) {
+	dim := len(v)
+	s.codes = append(s.codes, make([]int8, dim)...)
+	codes := s.codes[len(s.codes)-dim:]
+	scale, qerr, ok := vecmath.Quantize(codes, v)
+	if !ok {
+		clear(codes)
+		s.scales = append(s.scales, 0)
+		s.bounds = append(s.bounds, rowBound{norm: 0, qerr: math.Inf(1)})
+		return
+	}
+	s.scales = append(s.scales, scale)
+	s.bounds = append(s.bounds, rowBound{norm: norm(v), qerr: qerr})
+}
+
+// norm is the Euclidean norm of v in float64.
+func norm(v []float32) float64 {
+	var ss float64
+	for _, x := range v {
+		ss += float64(x) * float64(x)
+	}
+	return math.Sqrt(ss)
+}
+
+// quantQuery prepares sc for the two-pass search of query q, and reports
+// whether it can be used: q must be finite and not zero.
+func (sc *scan) quantQuery(q []float32) bool {
+	dim := len(q)
+	if cap(sc.qc) < dim {
+		sc.qc = make([]int8, dim)
+	}
+	sc.qc = sc.qc[:dim]
+	scale, qerr, ok := vecmath.Quantize(sc.qc, q)
+	if !ok || scale == 0 {
+		return false
+	}
+	var hat float64 // ‖q̂‖
+	for _, c := range sc.qc {
+		hat += float64(c) * float64(c)
+	}
+	hat = math.Sqrt(hat) * float64(scale)
+	const inflate = 1 + 1e-9
+	gamma := 2 * float64(dim+4) * 0x1p-24
+	sc.qscale = float64(scale)
+	sc.perNorm = (qerr + gamma*norm(q)) * inflate
+	sc.perErr = hat * inflate
+	n := len(sc.s.ids)
+	if cap(sc.approx) < n {
+		sc.approx = make([]float64, n)
+	}
+	sc.approx = sc.approx[:n]
+	if cap(sc.lows) < len(sc.tops) {
+		sc.lows = make([]lowHeap, len(sc.tops))
+	}
+	sc.lows = sc.lows[:len(sc.tops)]
+	for w := range sc.lows {
+		sc.lows[w] = sc.lows[w][:0]
+	}
+	return true
+}
+
+// margin is m for row i with approximation a.
+func (sc *scan) margin(i int, a float64) float64 {
+	b := sc.s.bounds[i]
+	m := b.norm*sc.perNorm + b.qerr*sc.perErr + math.Abs(a)*1e-12
+	if math.IsNaN(m) {
+		return math.Inf(1)
+	}
+	return m
+}
+
+// approxChunk is pass 1 over chunk c for worker w: the approximations of its
+// in-scope rows into sc.approx, and their lower bounds into w's heap of the
+// k largest.
+func (sc *scan) approxChunk(w, c int) {
+	s, want, filtered, dim, k := sc.s, sc.want, sc.filtered, sc.dim, sc.tops[0].k
+	low := sc.lows[w]
+	lo, hi := sc.chunk(c)
+	for i := lo; i < hi; i++ {
+		if filtered && !inScope(s.scopes[i], want) {
+			continue
+		}
+		a := sc.qscale * float64(s.scales[i]) * float64(vecmath.DotInt8(sc.qc, s.codes[i*dim:(i+1)*dim:(i+1)*dim]))
+		sc.approx[i] = a
+		low.offer(a-sc.margin(i, a), k)
+	}
+	sc.lows[w] = low
+}
+
+// quantVectors runs both passes and returns the heap of the k best rows. It
+// returns nil, after pass 1, if pass 2 would score more than one row in
+// maxPass2 of the partition (many rows within the bound of the k-th best,
+// as when most rows are copies of one vector): the caller then runs the full
+// scan, split across cores, rather than pass 2 on one.
+func (sc *scan) quantVectors() *topK {
+	sc.pass = passApprox
+	for w := 1; w < len(sc.tops); w++ {
+		go sc.help(w)
+	}
+	sc.work(0)
+	if len(sc.tops) > 1 && sc.state.Or(closed) != 0 {
+		<-sc.done
+	}
+	// T: the k-th largest lower bound of all; -Inf if fewer than k rows
+	// are in scope, and then every in-scope row is scored.
+	k := sc.tops[0].k
+	all := sc.lows[0]
+	for w := 1; w < len(sc.lows); w++ {
+		for _, v := range sc.lows[w] {
+			all.offer(v, k)
+		}
+	}
+	sc.lows[0] = all
+	t := math.Inf(-1)
+	if len(all) == k {
+		t = all[0]
+	}
+	s, q, want, filtered, dim := sc.s, sc.q, sc.want, sc.filtered, sc.dim
+	limit := len(s.ids) / maxPass2
+	rows := sc.rows[:0]
+	for i := range s.ids {
+		if filtered && !inScope(s.scopes[i], want) {
+			continue
+		}
+		if a := sc.approx[i]; a+sc.margin(i, a) >= t {
+			if len(rows) == limit {
+				sc.rows = rows
+				return nil
+			}
+			rows = append(rows, int32(i))
+		}
+	}
+	sc.rows = rows
+	top := &sc.tops[0]
+	for _, i := range rows {
+		top.offer(Dot(q, s.vecs[int(i)*dim:int(i+1)*dim:int(i+1)*dim]), i)
+	}
+	return top
+}
+
+// maxPass2: pass 2 scores at most one row in maxPass2 of a partition.
+const maxPass2 = 8
+
+// A lowHeap keeps the k largest values offered, the smallest on top.
+type lowHeap []float64
+
+func (h *lowHeap) offer(v float64, k int) {
+	x := *h
+	if len(x) < k {
+		x = append(x, v)
+		for i := len(x) - 1; i > 0; {
+			p := (i - 1) / 2
+			if x[p] <= x[i] {
+				break
+			}
+			x[p], x[i] = x[i], x[p]
+			i = p
+		}
+		*h = x
+		return
+	}
+	if v <= x[0] {
+		return
+	}
+	x[0] = v
+	for i := 0; ; {
+		l, min := 2*i+1, i
+		if l < len(x) && x[l] < x[min] {
+			min = l
+		}
+		if r := l + 1; r < len(x) && x[r] < x[min] {
+			min = r
+		}
+		if min == i {
+			break
+		}
+		x[i], x[min] = x[min], x[i]
+		i = min
+	}
+}
