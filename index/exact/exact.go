@@ -6,7 +6,8 @@
 //
 // Vectors of one user are kept in one contiguous slab and scored with a SIMD
 // dot-product kernel; the scan of a big partition is split across cores
-// (scan.go). Exact search is the right choice up to tens of
+// (scan.go) and made in two passes, the first over int8 codes of the
+// vectors, that return exactly what the full scan would (quant.go). Exact search is the right choice up to tens of
 // thousands of memories per user; a filtered ANN index can replace it behind
 // the same interface (index.Index) for larger tenants. The index holds no
 // state of its own: an engine fills each user's partition from the store on
