@@ -291,6 +291,22 @@ func (e *Engine) IndexStatus(ctx context.Context) (IndexStatus, error) {
 	return out, nil
 }
 
+// Ready reports whether the engine can serve requests now: its store
+// answers a one-row read and a remote index (one that implements
+// index.Checker, such as Weaviate) is reachable and ready. It is what a
+// service's readiness probe asks; it reads no memory and counts nothing.
+func (e *Engine) Ready(ctx context.Context) error {
+	if _, _, err := e.store.Identity(ctx); err != nil {
+		return errorf("ready: store", err)
+	}
+	if c, ok := e.index.(index.Checker); ok {
+		if err := c.Check(ctx); err != nil {
+			return errorf("ready: index", err)
+		}
+	}
+	return nil
+}
+
 // IndexNotBuiltError is returned by New for a persistent index that does
 // not follow the store, which already holds memories: the index was never
 // built from it (after memgate migrate, or pointed at a new collection),

@@ -43,6 +43,14 @@ type Index interface {
 	Vectors(ctx context.Context, userID string, ids []string) ([][]float32, error)
 }
 
+// Checker is implemented by an index that can fail to serve for reasons
+// outside the process: a remote index checks that its server is reachable
+// and ready. An index without it lives in the process and is always ready.
+// A service's readiness probe calls it, so it must be cheap.
+type Checker interface {
+	Check(ctx context.Context) error
+}
+
 // Loader is implemented by an index that can build a user's partition in one
 // go. The engine loads a user's memories from the store on that user's first
 // search; ReplaceUser lets the index build the partition while the store is

@@ -41,7 +41,7 @@ func (s *Server) routes() {
 
 // ready answers 200 once the engine's store answers.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.eng.Stats(r.Context()); err != nil {
+	if err := s.eng.Ready(r.Context()); err != nil {
 		writeError(w, http.StatusServiceUnavailable, "not_ready", "", err.Error())
 		return
 	}

@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/auth"
+	"github.com/memgate/memgate/index/weaviate"
 	"github.com/memgate/memgate/store/mem"
 )
 
@@ -220,5 +225,52 @@ func TestMetrics(t *testing.T) {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+}
+
+// TestReadiness checks that /readyz answers 503, naming the index, while a
+// remote index cannot be reached, and 200 once it can (with a Weaviate
+// server: MEMGATE_TEST_WEAVIATE); and 200 for the in-process index.
+func TestReadiness(t *testing.T) {
+	f := newFixture(t, Options{})
+	if code, body := f.call(t, "", "GET", "/readyz", nil); code != http.StatusOK {
+		t.Fatalf("in-process index: /readyz = %d %v", code, body)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := ln.Addr().String() // nothing listens once closed
+	ln.Close()
+	ready := func(indexURL string) (int, map[string]any) {
+		t.Helper()
+		eng, err := memgate.New(context.Background(), mem.New(), &memgate.Options{NewIndex: weaviate.Constructor(indexURL)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer eng.Close()
+		srv := httptest.NewServer(New(eng, mem.New(), Options{}))
+		defer srv.Close()
+		g := &fixture{srv: srv}
+		return g.call(t, "", "GET", "/readyz", nil)
+	}
+	code, body := ready("weaviate://" + down)
+	if code != http.StatusServiceUnavailable || !strings.Contains(fmt.Sprint(body), "index") {
+		t.Fatalf("unreachable index: /readyz = %d %v; want 503 naming the index", code, body)
+	}
+	w := os.Getenv("MEMGATE_TEST_WEAVIATE")
+	if w == "" {
+		t.Skip("MEMGATE_TEST_WEAVIATE is not set: the reachable case is not run")
+	}
+	u, err := url.Parse(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("class", fmt.Sprintf("MemgateReady%d", time.Now().UnixNano()))
+	u.RawQuery = q.Encode()
+	if code, body := ready(u.String()); code != http.StatusOK {
+		t.Fatalf("reachable index: /readyz = %d %v", code, body)
 	}
 }

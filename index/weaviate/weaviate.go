@@ -286,6 +286,8 @@ var (
 	_ index.Index      = (*lazy)(nil)
 	_ index.Loader     = (*lazy)(nil)
 	_ index.Persistent = (*lazy)(nil)
+	_ index.Checker    = (*lazy)(nil)
+	_ index.Checker    = (*Index)(nil)
 )
 
 // get returns the connected index, connecting if it is not.
@@ -361,6 +363,16 @@ func (l *lazy) ReplaceUser(ctx context.Context, userID string, sizeHint int, ent
 // Persistent reports true: the index lives in Weaviate.
 func (l *lazy) Persistent() bool { return true }
 
+// Check connects if the index is not connected yet, then checks that
+// Weaviate is ready.
+func (l *lazy) Check(ctx context.Context) error {
+	x, err := l.get(ctx)
+	if err != nil {
+		return err
+	}
+	return x.Check(ctx)
+}
+
 // Identity names the index a store's outbox feeds (see store.Outbox): the
 // server and the collection.
 func (l *lazy) Identity() string { return identity(l.url) }
@@ -375,6 +387,18 @@ func (x *Index) Dim() int { return x.dim }
 
 // Persistent reports that the index keeps its entries itself.
 func (x *Index) Persistent() bool { return true }
+
+// Check asks Weaviate whether it is ready to serve (/.well-known/ready).
+func (x *Index) Check(ctx context.Context) error {
+	ok, err := x.client.Misc().ReadyChecker().Do(ctx)
+	if err != nil {
+		return fmt.Errorf("weaviate index %s: readiness: %w", x.identity, err)
+	}
+	if !ok {
+		return fmt.Errorf("weaviate index %s: Weaviate says it is not ready", x.identity)
+	}
+	return nil
+}
 
 // ensureClass creates the collection unless it exists, with flatCutoff
 // as its flatSearchCutoff if positive, and checks an existing one.
