@@ -261,7 +261,10 @@ type IndexStatus struct {
 	// Applied, Failures and LastError count this engine's own work: a
 	// read-only engine reports the lag but applies nothing.
 	Following bool
-	// Index names the index the store's changes feed.
+	// Index names the index the store's changes feed. When it is set and
+	// Following is not, the store records changes for an index this engine
+	// does not use (it builds the exact index itself): if no engine uses
+	// that index any more, the records pile up, and StopOutbox stops them.
 	Index string
 	// Pending is how many changes the index has yet to apply, Oldest how
 	// long the oldest has waited (the index's lag).
@@ -276,14 +279,14 @@ type IndexStatus struct {
 // IndexStatus reports the index's lag behind the store.
 func (e *Engine) IndexStatus(ctx context.Context) (IndexStatus, error) {
 	ob, ok := e.store.(store.Outbox)
-	if e.lazy != nil || !ok {
+	if !ok {
 		return IndexStatus{}, nil
 	}
 	st, err := ob.OutboxLag(ctx)
 	if err != nil || !st.Enabled {
 		return IndexStatus{}, errorf("index status", err)
 	}
-	out := IndexStatus{Following: true, Index: st.Consumer, Pending: st.Pending, Oldest: st.Oldest}
+	out := IndexStatus{Following: e.lazy == nil, Index: st.Consumer, Pending: st.Pending, Oldest: st.Oldest}
 	if e.follow != nil {
 		fs := e.follow.Stats()
 		out.Applied, out.Failures, out.LastError = fs.Applied, fs.Failures, fs.LastErr
@@ -347,6 +350,24 @@ func (e *Engine) startFollowing(ctx context.Context, src follow.Source) error {
 	e.follow = follow.New(src, e.index, consumer, follow.Options{})
 	e.follow.Start()
 	return nil
+}
+
+// StopOutbox stops the store recording its changes for a persistent index
+// and drops the changes pending, and returns how many it dropped: for a
+// store moved back to the exact index, whose outbox nobody drains any more.
+// Engines still on the persistent index stop keeping it in step; using it
+// again takes a reindex. An engine that follows the outbox itself refuses
+// (open one with the exact index); a store without an outbox gets an error
+// wrapping errors.ErrUnsupported.
+func (e *Engine) StopOutbox(ctx context.Context) (int, error) {
+	ob, ok := e.store.(store.Outbox)
+	if !ok {
+		return 0, fmt.Errorf("stop the index outbox: the store keeps none: %w", errors.ErrUnsupported)
+	}
+	if e.lazy == nil {
+		return 0, fmt.Errorf("stop the index outbox: this engine uses the persistent index %s; stop it from an engine on the exact index", follow.Identity(e.index))
+	}
+	return ob.StopOutbox(ctx)
 }
 
 // ErrNotPersistent is returned by Reindex when the engine's index is not

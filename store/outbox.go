@@ -43,6 +43,15 @@ type Outbox interface {
 	// during the rebuild can be overwritten by a stale read of the
 	// rebuild. Records left pending are applied by the next drain.
 	HoldOutbox(ctx context.Context, fn func(ctx context.Context) error) error
+	// StopOutbox stops recording changes for any index and drops the
+	// records pending, under the drain lock, and returns how many it
+	// dropped. It is for a store moved back to an index that lives in
+	// each process (exact): otherwise records pile up that nobody drains.
+	// Engines still following an index fail to drain from then on
+	// (*OutboxTakenError with no consumer) and no longer keep it in step;
+	// a later EnableOutbox starts afresh, and its index must be rebuilt
+	// (memgate reindex). Stopping a stopped outbox does nothing.
+	StopOutbox(ctx context.Context) (int, error)
 	// OutboxLag reports whether the outbox is enabled, how many records
 	// are pending and how long ago the oldest was recorded (by the store's
 	// clock).

@@ -446,3 +446,47 @@ func testOneIndexFollowsTheStore(t *testing.T, b backend) {
 		t.Fatalf("the index switched from holds %v, want only k1, written before the switch", got)
 	}
 }
+
+// A store moved back to the exact index keeps recording changes for the
+// persistent one until StopOutbox: the engine on the exact index reports
+// them (IndexStatus: not following, but an index named), refuses nothing,
+// and stops them; an engine that follows the outbox refuses to stop it,
+// and after the stop the persistent index needs a reindex again.
+func TestStopOutbox(t *testing.T) { each(t, testStopOutbox) }
+
+func testStopOutbox(t *testing.T, b backend) {
+	stores := b.stores(t)
+	ix := b.index(t)
+	followed := open(t, stores(), ix, 0)
+	add(t, followed, "s1", "ann", "ann's bike is green")
+	if _, err := followed.StopOutbox(t.Context()); err == nil {
+		t.Fatal("an engine that follows the outbox stopped it")
+	}
+	followed.Close()
+
+	back, err := memgate.New(t.Context(), stores(), nil) // the exact index
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	add(t, back, "s2", "ann", "ann's bike has a bell")
+	st, err := back.IndexStatus(t.Context())
+	if err != nil || st.Following || st.Index != follow.Identity(ix) || st.Pending == 0 {
+		t.Fatalf("IndexStatus on the exact index = %+v, %v; want not following, the old index named, changes pending", st, err)
+	}
+	n, err := back.StopOutbox(t.Context())
+	if err != nil || n != st.Pending {
+		t.Fatalf("StopOutbox = %d, %v; want the %d pending dropped", n, err, st.Pending)
+	}
+	add(t, back, "s3", "ann", "ann's bike is in the shed")
+	if st, err := back.IndexStatus(t.Context()); err != nil || st.Index != "" || st.Pending != 0 {
+		t.Fatalf("after StopOutbox: IndexStatus = %+v, %v; want nothing recorded", st, err)
+	}
+	if got := found(t, back, "ann", "bike"); !slices.Equal(got, []string{"s1", "s2", "s3"}) {
+		t.Fatalf("the exact index finds %v", got)
+	}
+	var notBuilt *memgate.IndexNotBuiltError
+	if _, err := memgate.New(t.Context(), stores(), &memgate.Options{NewIndex: func(int) index.Index { return ix }}); !errors.As(err, &notBuilt) {
+		t.Fatalf("New on the persistent index after the stop = %v, want IndexNotBuiltError", err)
+	}
+}

@@ -578,6 +578,9 @@ func (e *env) statsCmd() *cobra.Command {
 					return err
 				} else if is.Following {
 					fmt.Fprintf(e.out, "index        %s follows the store: %d changes pending (oldest %s)\n", safe(is.Index), is.Pending, is.Oldest.Round(time.Millisecond))
+				} else if is.Index != "" {
+					fmt.Fprintf(e.out, "index        exact; the store still records its changes for %s: %d pending (if no engine uses that index any more, `memgate reindex --stop` stops it)\n",
+						safe(is.Index), is.Pending)
 				}
 				if check {
 					fmt.Fprintln(e.out, "integrity    ok")

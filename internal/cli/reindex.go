@@ -14,9 +14,9 @@ import (
 
 func (e *env) reindexCmd() *cobra.Command {
 	var users []string
-	var asJSON bool
+	var asJSON, stop bool
 	cmd := &cobra.Command{
-		Use:   "reindex [--user ID]...",
+		Use:   "reindex [--user ID]... | reindex --stop",
 		Short: "Rebuild the persistent index (Weaviate) from the store, and keep it following the store",
 		Long: `reindex rebuilds a persistent index (--index weaviate://…) from the store:
 every stored memory that is not revoked is indexed, and what the index holds
@@ -33,7 +33,10 @@ holds; writes made during the rebuild wait up to indexWait (5s) each for
 the index and reach it when the rebuild ends.
 
 The default index (exact) lives in each process's memory and is built from
-the store there: it has nothing to rebuild.`,
+the store there: it has nothing to rebuild. After moving a store back to it
+from a persistent index, run reindex --stop (without --index): it stops the
+store recording changes for the old index, which nobody drains any more,
+and drops those pending. Using the persistent index again takes a reindex.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := givenNonEmpty(cmd, "user"); err != nil {
@@ -51,6 +54,36 @@ the store there: it has nothing to rebuild.`,
 				}
 			}
 			users = distinct
+			if stop {
+				if len(users) > 0 {
+					return usageError{errors.New("reindex: --stop stops the outbox for every user; it takes no --user")}
+				}
+				return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
+					st, err := eng.IndexStatus(ctx)
+					if err != nil {
+						return err
+					}
+					if st.Following {
+						return usageError{fmt.Errorf("reindex --stop: this command uses the index %s; run it with the exact index (without --index or MEMGATE_INDEX)", safe(st.Index))}
+					}
+					n, err := eng.StopOutbox(ctx)
+					if errors.Is(err, errors.ErrUnsupported) {
+						return usageError{fmt.Errorf("reindex --stop: %w", err)}
+					}
+					if err != nil {
+						return err
+					}
+					if asJSON {
+						return e.printJSON(map[string]any{"stopped": st.Index, "dropped": n})
+					}
+					if st.Index == "" {
+						fmt.Fprintln(e.out, "the store records changes for no index; nothing to stop")
+						return nil
+					}
+					fmt.Fprintf(e.out, "the store no longer records changes for %s; dropped %d pending\n", safe(st.Index), n)
+					return nil
+				})
+			}
 			return e.withEngine(cmd, func(ctx context.Context, eng *memgate.Engine) error {
 				start := time.Now()
 				done, total := 0, 0
@@ -88,5 +121,6 @@ the store there: it has nothing to rebuild.`,
 	}
 	cmd.Flags().StringArrayVar(&users, "user", nil, "rebuild only this user's memories (repeatable)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	cmd.Flags().BoolVar(&stop, "stop", false, "stop the store recording changes for a persistent index it no longer uses (run with the exact index)")
 	return cmd
 }

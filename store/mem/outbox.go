@@ -103,6 +103,22 @@ func (s *Store) HoldOutbox(ctx context.Context, fn func(context.Context) error) 
 	return fn(ctx)
 }
 
+// StopOutbox stops recording and drops what is pending, under the drain
+// lock.
+func (s *Store) StopOutbox(ctx context.Context) (int, error) {
+	if s.readOnly {
+		return 0, fmt.Errorf("stop the index outbox: %w", store.ErrReadOnly)
+	}
+	o := &s.d.outbox
+	o.drain.Lock()
+	defer o.drain.Unlock()
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	n := len(o.pending)
+	o.enabled, o.consumer, o.pending = false, "", nil
+	return n, nil
+}
+
 // OutboxLag reports the outbox's state.
 func (s *Store) OutboxLag(ctx context.Context) (store.OutboxState, error) {
 	s.d.mu.RLock()

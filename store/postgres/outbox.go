@@ -131,6 +131,30 @@ func (s *Store) HoldOutbox(ctx context.Context, fn func(context.Context) error) 
 	return nil
 }
 
+// StopOutbox removes the outbox's consumer, which the triggers read, and
+// its pending records, in one transaction that holds the drain lock.
+func (s *Store) StopOutbox(ctx context.Context) (int, error) {
+	if s.readOnly {
+		return 0, fmt.Errorf("stop the index outbox: %w", store.ErrReadOnly)
+	}
+	n := 0
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.drainLock); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM meta WHERE key = 'index_outbox'"); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, "DELETE FROM index_outbox")
+		n = int(tag.RowsAffected())
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("stop the index outbox: %w", describe(err))
+	}
+	return n, nil
+}
+
 // OutboxLag counts the pending records and ages the oldest by the server's
 // clock.
 func (s *Store) OutboxLag(ctx context.Context) (store.OutboxState, error) {

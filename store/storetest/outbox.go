@@ -173,4 +173,35 @@ func checkOutbox(ctx context.Context, t testing.TB, newStore Factory) {
 	if _, err := ob.DrainOutbox(ctx, "idx-a", 10, func(context.Context, []store.OutboxRecord) error { return nil }); !errors.As(err, &taken) {
 		t.Fatalf("a drain for the index taken over from = %v, want an OutboxTakenError", err)
 	}
+
+	// Stopping drops what is pending and records nothing more, until the
+	// outbox is enabled again.
+	insert(ctx, t, s, newMem("before-stop", "ann", "written while the outbox feeds idx-b"))
+	if st := lag(); st.Pending == 0 {
+		t.Fatal("a write while the outbox is enabled recorded nothing")
+	}
+	dropped, err := ob.StopOutbox(ctx)
+	if err != nil || dropped == 0 {
+		t.Fatalf("StopOutbox = %d, %v; want the pending records dropped", dropped, err)
+	}
+	if st := lag(); st.Enabled || st.Consumer != "" || st.Pending != 0 {
+		t.Fatalf("after StopOutbox the outbox is %+v, want disabled and empty", st)
+	}
+	insert(ctx, t, s, newMem("after-stop", "ann", "written after the outbox was stopped"))
+	if st := lag(); st.Pending != 0 {
+		t.Fatalf("a write after StopOutbox recorded %d changes", st.Pending)
+	}
+	if _, err := ob.DrainOutbox(ctx, "idx-b", 10, func(context.Context, []store.OutboxRecord) error { return nil }); !errors.As(err, &taken) {
+		t.Fatalf("a drain after StopOutbox = %v, want an OutboxTakenError", err)
+	}
+	if n, err := ob.StopOutbox(ctx); err != nil || n != 0 {
+		t.Fatalf("stopping a stopped outbox = %d, %v", n, err)
+	}
+	if err := ob.EnableOutbox(ctx, "idx-c", false); err != nil {
+		t.Fatalf("EnableOutbox after StopOutbox: %v", err)
+	}
+	insert(ctx, t, s, newMem("after-restart", "ann", "written once the outbox feeds idx-c"))
+	if st := lag(); !st.Enabled || st.Consumer != "idx-c" || st.Pending != 1 {
+		t.Fatalf("after enabling again the outbox is %+v, want idx-c with one change", st)
+	}
 }
