@@ -34,34 +34,49 @@ func dotInt8Generic(a, b []int8) int32 {
 }
 
 // Quantize writes into codes (len(v) long) the int8 codes of v at the scale
-// it returns, max|v|/127, so that scale·codes[i] is within scale/2 of v[i];
-// and returns err, the Euclidean distance between v and scale·codes,
-// computed in float64. A zero vector has scale 0 and err 0. ok is false if
-// v holds a NaN or an infinity, which cannot be quantized.
+// it returns, max|v|/127, so that scale·codes[i] is within about scale/2 of
+// v[i]; and returns err, the Euclidean distance between v and scale·codes,
+// computed in float64 from the codes written (the bound a search relies on
+// is this distance, not the rounding's intent). A zero vector has scale 0
+// and err 0. ok is false if v holds a NaN or an infinity, which cannot be
+// quantized.
 func Quantize(codes []int8, v []float32) (scale float32, err float64, ok bool) {
 	codes = codes[:len(v)]
-	var m float64
+	var m float32
 	for _, x := range v {
-		a := math.Abs(float64(x))
-		if math.IsNaN(a) || math.IsInf(a, 0) {
+		b := math.Float32bits(x) &^ (1 << 31) // |x|
+		if b >= 0x7f800000 {                  // an infinity or a NaN
 			return 0, 0, false
 		}
-		m = max(m, a)
+		if a := math.Float32frombits(b); a > m {
+			m = a
+		}
 	}
 	if m == 0 {
 		clear(codes)
 		return 0, 0, true
 	}
-	scale = float32(m / 127)
+	scale = m / 127
 	if scale == 0 { // subnormal vectors
 		scale = math.SmallestNonzeroFloat32
 	}
+	inv := 1 / scale
 	var ss float64
 	for i, x := range v {
-		c := math.Round(float64(x) / float64(scale))
-		c = max(-127, min(127, c))
-		codes[i] = int8(c)
-		d := float64(x) - float64(scale)*c
+		c := x * inv
+		if c >= 0 {
+			c += 0.5
+		} else {
+			c -= 0.5
+		}
+		q := int32(c) // truncates: rounds half away from zero
+		if q > 127 {
+			q = 127
+		} else if q < -127 {
+			q = -127
+		}
+		codes[i] = int8(q)
+		d := float64(x) - float64(scale)*float64(q)
 		ss += d * d
 	}
 	return scale, math.Sqrt(ss), true

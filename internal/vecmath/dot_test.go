@@ -124,3 +124,12 @@ func BenchmarkDotInt8_256(b *testing.B) {
 		DotInt8(p, c)
 	}
 }
+
+func BenchmarkQuantize256(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	v := randVec(r, 256)
+	c := make([]int8, 256)
+	for b.Loop() {
+		Quantize(c, v)
+	}
+}
