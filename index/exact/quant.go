@@ -107,14 +107,14 @@ func (sc *scan) quantQuery(q []float32) bool {
 	return true
 }
 
-// margin is m for row i with approximation a.
-func (sc *scan) margin(i int, a float64) float64 {
-	b := sc.s.bounds[i]
-	m := b.norm*sc.perNorm + b.qerr*sc.perErr + math.Abs(a)*1e-12
-	if math.IsNaN(m) {
-		return math.Inf(1)
-	}
-	return m
+// margin is m for row i. The rounding of a itself (float64, relative
+// 2⁻⁵²) is covered by the inflation of perNorm: |a| is at most about
+// ‖q‖·‖v‖, and perNorm holds γ·‖q‖ inflated by 10⁻⁹. A row that could not be
+// quantized (none can be stored; see check) has an infinite qerr, hence an
+// infinite margin, since perErr > 0 for a query that is not zero.
+func (sc *scan) margin(i int) float64 {
+	b := &sc.s.bounds[i]
+	return b.norm*sc.perNorm + b.qerr*sc.perErr
 }
 
 // approxChunk is pass 1 over chunk c for worker w: the approximations of its
@@ -129,8 +129,9 @@ func (sc *scan) approxChunk(w, c int) {
 			continue
 		}
 		a := sc.qscale * float64(s.scales[i]) * float64(vecmath.DotInt8(sc.qc, s.codes[i*dim:(i+1)*dim:(i+1)*dim]))
-		sc.approx[i] = a
-		low.offer(a-sc.margin(i, a), k)
+		m := sc.margin(i)
+		sc.approx[i] = a + m // pass 2 needs only the upper bound
+		low.offer(a-m, k)
 	}
 	sc.lows[w] = low
 }
@@ -170,7 +171,7 @@ func (sc *scan) quantVectors() *topK {
 		if filtered && !inScope(s.scopes[i], want) {
 			continue
 		}
-		if a := sc.approx[i]; a+sc.margin(i, a) >= t {
+		if sc.approx[i] >= t {
 			if len(rows) == limit {
 				sc.rows = rows
 				return nil

@@ -85,7 +85,7 @@ type scan struct {
 	qc              []int8    // the query's codes
 	qscale          float64   // and scale
 	perNorm, perErr float64   // a row's margin per unit of its norm and of its quantization error
-	approx          []float64 // pass 1's approximation, by row
+	approx          []float64 // pass 1's upper bound a + m, by row
 	lows            []lowHeap // each worker's k largest lower bounds
 	rows            []int32   // the rows pass 2 scores
 
