@@ -194,3 +194,41 @@ func TestREADMEExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeDemoIsCurrent checks that every line of the README's abridged
+// `memgate demo` output (the block after "What `memgate demo` prints") is a
+// line memgate demo prints today, so a change of the gate or the envelope
+// cannot leave the README showing decisions memgate no longer makes.
+func TestReadmeDemoIsCurrent(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(data), "What `memgate demo` prints")
+	if !ok {
+		t.Fatal("README.md shows no memgate demo output")
+	}
+	_, block, _ := strings.Cut(after, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	r := run(t, "", "demo")
+	if r.code != 0 {
+		t.Fatalf("demo failed: %s", r.stderr)
+	}
+	printed := map[string]bool{}
+	for l := range strings.SplitSeq(r.stdout, "\n") {
+		printed[strings.TrimRight(l, " ")] = true
+	}
+	n := 0
+	for l := range strings.SplitSeq(strings.TrimRight(block, "\n"), "\n") {
+		if l == "..." {
+			continue
+		}
+		n++
+		if !printed[l] {
+			t.Errorf("README's demo output has a line memgate demo does not print:\n%s", l)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("README's demo block has %d lines; the parser missed it", n)
+	}
+}
