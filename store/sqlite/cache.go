@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"modernc.org/sqlite"
 
@@ -14,13 +15,13 @@ import (
 	"github.com/memgate/memgate/memory"
 )
 
-// maxCacheBytes bounds the records a store keeps decoded, by the size of
-// their text and ids (about 64 bytes per string, slice and time on top).
+// maxCacheBytes bounds the records a store keeps decoded, as memorySize
+// and ancestorsSize estimate them.
 const maxCacheBytes = 64 << 20
 
 // generationSQL reads the store's generation (schema v7): a number every
-// change of memories, lineage, supersessions or tombstones increases in the
-// changing transaction.
+// change of memories, lineage, supersessions or tombstones replaces with a
+// random one in the changing transaction.
 const generationSQL = "SELECT n FROM generation WHERE id = 1"
 
 // A recordCache keeps the memories (without vectors) and lineages that Get
@@ -33,25 +34,27 @@ const generationSQL = "SELECT n FROM generation WHERE id = 1"
 // A record read at generation g is kept only if the generation is still g
 // after it was read, so that no change committed meanwhile is missed; any
 // later change, by this process or another, empties the cache on the next
-// read. The store's own writes empty it at once, so forgotten text does not
+// read. Generations are random 64-bit numbers, never counted, so one never
+// comes back after a change, even across a restore of an older copy. The store's own writes empty it at once, so forgotten text does not
 // stay in memory.
 type recordCache struct {
 	mu    sync.Mutex
-	gen   int64 // the generation of the records kept; -1 before the first
+	valid bool  // whether the records kept are those of generation gen
+	gen   int64 // the generation of the records kept
 	bytes int
 	mems  map[string]memory.Memory
 	anc   map[string][]lineage.Ancestor
 }
 
 func newRecordCache() *recordCache {
-	return &recordCache{gen: -1, mems: map[string]memory.Memory{}, anc: map[string][]lineage.Ancestor{}}
+	return &recordCache{mems: map[string]memory.Memory{}, anc: map[string][]lineage.Ancestor{}}
 }
 
 // clear drops every record.
 func (c *recordCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.gen = -1
+	c.valid = false
 	c.resetLocked()
 }
 
@@ -61,14 +64,14 @@ func (c *recordCache) resetLocked() {
 	clear(c.anc)
 }
 
-// at makes gen the cache's generation if it is newer, dropping the records
-// of the older one, and reports whether the cache holds generation gen.
-func (c *recordCache) atLocked(gen int64) bool {
-	if gen > c.gen {
-		c.gen = gen
+// atLocked makes gen the cache's generation, dropping the records of any
+// other. A reader that read an older generation before a change may drop
+// the records of the newer one: a lost hit, never a stale one.
+func (c *recordCache) atLocked(gen int64) {
+	if !c.valid || gen != c.gen {
+		c.valid, c.gen = true, gen
 		c.resetLocked()
 	}
-	return gen == c.gen
 }
 
 // makeRoomLocked drops records until n more bytes fit. Map order is
@@ -93,9 +96,10 @@ func (c *recordCache) makeRoomLocked(n int) {
 	}
 }
 
-// memorySize estimates what a kept memory costs.
+// memorySize estimates what a kept memory costs: the struct, about 64
+// bytes of map entry, and what its strings hold.
 func memorySize(m *memory.Memory) int {
-	n := 256 + len(m.ID) + len(m.Text) + len(m.UserID) + len(m.WorkspaceID) + len(m.ProjectID) + len(m.Domain) + len(m.RevokedReason)
+	n := int(unsafe.Sizeof(*m)) + 64 + len(m.ID) + len(m.Text) + len(m.UserID) + len(m.WorkspaceID) + len(m.ProjectID) + len(m.Domain) + len(m.RevokedReason)
 	for _, l := range [][]string{m.LineageRefs, m.Supersedes, m.SupersededBy, m.Audience} {
 		for _, s := range l {
 			n += 16 + len(s)
@@ -165,9 +169,9 @@ func (s *Store) cachedGet(ctx context.Context, ids []string) ([]memory.Memory, e
 	found := make(map[string]memory.Memory, len(ids))
 	var missing []string
 	c.mu.Lock()
-	current := c.atLocked(gen)
+	c.atLocked(gen)
 	for _, id := range ids {
-		if m, hit := c.mems[id]; hit && current {
+		if m, hit := c.mems[id]; hit {
 			found[id] = m
 		} else if _, dup := found[id]; !dup {
 			missing = append(missing, id)
@@ -213,9 +217,8 @@ func (s *Store) keep(ctx context.Context, gen int64, add func(*recordCache)) err
 	c := s.cache
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.atLocked(gen) {
-		add(c)
-	}
+	c.atLocked(gen)
+	add(c)
 	return nil
 }
 
@@ -232,9 +235,9 @@ func (s *Store) cachedAncestors(ctx context.Context, ids []string) (map[string][
 	out := make(map[string][]lineage.Ancestor, len(ids))
 	var missing []string
 	c.mu.Lock()
-	current := c.atLocked(gen)
+	c.atLocked(gen)
 	for _, id := range ids {
-		if a, hit := c.anc[id]; hit && current {
+		if a, hit := c.anc[id]; hit {
 			out[id] = slices.Clone(a)
 		} else {
 			missing = append(missing, id)

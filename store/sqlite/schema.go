@@ -145,27 +145,30 @@ BEGIN
 END;
 `,
 	// v7: a generation number that every change of what Get and Ancestors
-	// read (memories, lineage, supersessions, tombstones) increases, in the
-	// changing transaction, whichever process or tool makes it. A store
-	// keeps the records it decoded while the number stays the same (see
-	// recordCache).
+	// read (memories, lineage, supersessions, tombstones) replaces with a
+	// random one, in the changing transaction, whichever process or tool
+	// makes it. A store keeps the records it decoded while the number stays
+	// the same (see recordCache). Random rather than counted: a restore of
+	// an older copy in place (SQLite's backup API fires no trigger) would
+	// move a count back, and later writes could bring it to a number a
+	// cache holds records of.
 	`
 CREATE TABLE generation (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	n  INTEGER NOT NULL
 ) STRICT;
 INSERT INTO generation (id, n) VALUES (1, 0);
-CREATE TRIGGER memories_generation_insert AFTER INSERT ON memories BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER memories_generation_update AFTER UPDATE ON memories BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER memories_generation_delete AFTER DELETE ON memories BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER lineage_generation_insert AFTER INSERT ON lineage BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER lineage_generation_update AFTER UPDATE ON lineage BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER lineage_generation_delete AFTER DELETE ON lineage BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER supersessions_generation_insert AFTER INSERT ON supersessions BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER supersessions_generation_update AFTER UPDATE ON supersessions BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER supersessions_generation_delete AFTER DELETE ON supersessions BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER tombstones_generation_insert AFTER INSERT ON tombstones BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER tombstones_generation_update AFTER UPDATE ON tombstones BEGIN UPDATE generation SET n = n + 1; END;
-CREATE TRIGGER tombstones_generation_delete AFTER DELETE ON tombstones BEGIN UPDATE generation SET n = n + 1; END;
+CREATE TRIGGER memories_generation_insert AFTER INSERT ON memories BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER memories_generation_update AFTER UPDATE ON memories BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER memories_generation_delete AFTER DELETE ON memories BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER lineage_generation_insert AFTER INSERT ON lineage BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER lineage_generation_update AFTER UPDATE ON lineage BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER lineage_generation_delete AFTER DELETE ON lineage BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER supersessions_generation_insert AFTER INSERT ON supersessions BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER supersessions_generation_update AFTER UPDATE ON supersessions BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER supersessions_generation_delete AFTER DELETE ON supersessions BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER tombstones_generation_insert AFTER INSERT ON tombstones BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER tombstones_generation_update AFTER UPDATE ON tombstones BEGIN UPDATE generation SET n = random(); END;
+CREATE TRIGGER tombstones_generation_delete AFTER DELETE ON tombstones BEGIN UPDATE generation SET n = random(); END;
 `,
 }
