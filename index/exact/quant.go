@@ -18,11 +18,13 @@ import (
 // that approximation a can be from the float32 score s the full scan would
 // compute:
 //
-//	|s − a| ≤ ‖q − q̂‖·‖v‖ + ‖q̂‖·‖v − v̂‖ + γ·‖q‖·‖v‖ = m
+//	|s − a| ≤ ‖q − q̂‖·‖v‖ + ‖q̂‖·‖v − v̂‖ + γ·‖q‖·‖v‖ + 2(dim+4)·2⁻¹⁵⁰ = m
 //
-// (Cauchy–Schwarz for the quantization, and the classic bound on the
-// rounding of a float32 sum of dim products for s, with γ = 2(dim+4)·2⁻²⁴;
-// all of it computed in float64 and inflated a little more). T is the k-th
+// (Cauchy–Schwarz for the quantization; the classic bound on the rounding
+// of a float32 sum of dim products for s, with γ = 2(dim+4)·2⁻²⁴, and the
+// absolute error of roundings in float32's subnormal range, at most 2⁻¹⁵⁰
+// each; all of it computed in float64 and inflated a little more). A row
+// whose score could overflow float32 (‖q‖·‖v‖ ≥ 2¹²⁷) gets an infinite m. T is the k-th
 // largest lower bound a − m among the in-scope rows. A row whose upper bound
 // a + m is below T has a score below that of at least k rows, so it cannot be
 // among the k best. Pass 2 scores the remaining rows with the float32 kernel
@@ -92,6 +94,10 @@ func (sc *scan) quantQuery(q []float32) bool {
 	sc.qscale = float64(scale)
 	sc.perNorm = (qerr + gamma*norm(q)) * inflate
 	sc.perErr = hat * inflate
+	// Each rounding of the float32 kernel in the subnormal range may lose
+	// up to 2⁻¹⁵⁰, whatever the magnitudes.
+	sc.abs = float64(2*(dim+4)) * 0x1p-150
+	sc.qnorm = norm(q)
 	n := len(sc.s.ids)
 	if cap(sc.approx) < n {
 		sc.approx = make([]float64, n)
@@ -109,12 +115,13 @@ func (sc *scan) quantQuery(q []float32) bool {
 
 // margin is m for row i. The rounding of a itself (float64, relative
 // 2⁻⁵²) is covered by the inflation of perNorm: |a| is at most about
-// ‖q‖·‖v‖, and perNorm holds γ·‖q‖ inflated by 10⁻⁹. A row that could not be
-// quantized (none can be stored; see check) has an infinite qerr, hence an
-// infinite margin, since perErr > 0 for a query that is not zero.
+// ‖q‖·‖v‖, and perNorm holds γ·‖q‖ inflated by 10⁻⁹.
 func (sc *scan) margin(i int) float64 {
 	b := &sc.s.bounds[i]
-	return b.norm*sc.perNorm + b.qerr*sc.perErr
+	if b.norm*sc.qnorm >= 0x1p127 { // the float32 score may overflow: score it exactly
+		return math.Inf(1)
+	}
+	return b.norm*sc.perNorm + b.qerr*sc.perErr + sc.abs
 }
 
 // approxChunk is pass 1 over chunk c for worker w: the approximations of its

@@ -175,3 +175,71 @@ func TestTwoPassPrunes(t *testing.T) {
 		t.Fatalf("pass 2 scored %d of %d rows: the bound prunes too little", scored, len(s.ids))
 	}
 }
+
+// TestTwoPassExtremeMagnitudes checks the two ends of float32's range that
+// a relative error bound misses (found by review): products in the
+// subnormal range, each rounded to a multiple of 2⁻¹⁴⁹ whatever its size, and
+// finite vectors whose float32 dot product overflows to +Inf, which the full
+// scan ties (broken by id). The engine stores unit vectors, so neither
+// reaches it; the index still promises the full scan's result.
+func TestTwoPassExtremeMagnitudes(t *testing.T) {
+	ctx := context.Background()
+	const dim = 256
+	fill := func(v []float32, x float32) []float32 {
+		for i := range v {
+			v[i] = x
+		}
+		return v
+	}
+	tiny := float32(math.Ldexp(1, -74))
+	everyOther := make([]float32, dim)
+	for i := range everyOther {
+		if i%2 == 0 {
+			everyOther[i] = 1.49 * tiny
+		}
+	}
+	cases := []struct {
+		name    string
+		q       []float32
+		a, b    []float32
+		filler  []float32
+		wantTop string
+	}{
+		// Every product of a is 0.51·2⁻¹⁴⁹ (rounded up), half of b's are
+		// 1.49·2⁻¹⁴⁹ (rounded down): exactly b is larger, in float32 a.
+		{"subnormal products", fill(make([]float32, dim), float32(math.Ldexp(1, -75))),
+			fill(make([]float32, dim), 0.51*tiny), everyOther, fill(make([]float32, dim), 0.1*tiny), "a"},
+		{"overflow", fill(make([]float32, dim), 1e20), fill(make([]float32, dim), 0.5e20),
+			fill(make([]float32, dim), 1e20), fill(make([]float32, dim), 1), "a"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			full, two := New(dim), New(dim)
+			full.search, two.search = searchExact, searchTwoPass
+			for _, x := range []*Index{full, two} {
+				es := []retrieve.Entry{{ID: "a", UserID: "u", Vector: tc.a}, {ID: "b", UserID: "u", Vector: tc.b}}
+				for i := range 3000 {
+					es = append(es, retrieve.Entry{ID: fmt.Sprintf("f%04d", i), UserID: "u", Vector: tc.filler})
+				}
+				if err := x.Upsert(ctx, es...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f := memory.Filter{UserID: "u"}
+			want, err := full.Search(ctx, f, tc.q, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := two.Search(ctx, f, tc.q, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want[0].ID != tc.wantTop {
+				t.Fatalf("the full scan ranks %v first; the case expects %s (float32's own answer)", want, tc.wantTop)
+			}
+			if !sameHits(got, want) {
+				t.Fatalf("two passes %v, full scan %v", got, want)
+			}
+		})
+	}
+}

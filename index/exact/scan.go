@@ -84,6 +84,7 @@ type scan struct {
 	// The two-pass search's state (quant.go).
 	qc              []int8    // the query's codes
 	qscale          float64   // and scale
+	abs, qnorm      float64   // the underflow term of a margin; the norm of the query
 	perNorm, perErr float64   // a row's margin per unit of its norm and of its quantization error
 	approx          []float64 // pass 1's upper bound a + m, by row
 	lows            []lowHeap // each worker's k largest lower bounds
