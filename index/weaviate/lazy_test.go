@@ -2,10 +2,14 @@ package weaviate_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,5 +95,32 @@ func TestConstructorReconnects(t *testing.T) {
 	hits, err := ix.Search(ctx, memory.Filter{UserID: "u1"}, []float32{1, 0, 0, 0}, 5)
 	if err != nil || len(hits) != 1 || hits[0].ID != "m1" {
 		t.Fatalf("Search after reconnecting = %v, %v; want m1", hits, err)
+	}
+}
+
+// A caller that gives up while the index connects (a readiness probe with a
+// short deadline) must not leave its error to the callers after it: they try
+// again at once. (Found by review.) No Weaviate is needed: a stand-in
+// answers every request late, with 503.
+func TestGivingUpDoesNotPoisonTheIndex(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(300 * time.Millisecond)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer slow.Close()
+	ix := weaviate.Constructor("weaviate://" + slow.Listener.Addr().String())(4)
+	probe, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	err := ix.(index.Checker).Check(probe)
+	cancel()
+	if err == nil {
+		t.Fatal("the probe succeeded against a server that answers 503")
+	}
+	start := time.Now()
+	_, err = ix.Search(context.Background(), memory.Filter{UserID: "u"}, []float32{1, 0, 0, 0}, 5)
+	if err == nil || errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "deadline exceeded") {
+		t.Fatalf("a search after the probe gave up = %v; want its own attempt's error", err)
+	}
+	if d := time.Since(start); d < 250*time.Millisecond {
+		t.Fatalf("the search failed after %v: it did not try to connect", d)
 	}
 }

@@ -303,9 +303,13 @@ func (l *lazy) get(ctx context.Context) (*Index, error) {
 	cctx, cancel := context.WithTimeout(ctx, ConnectTimeout)
 	defer cancel()
 	x, err := New(cctx, l.url, l.dim)
-	l.lastTry = time.Now()
 	if err != nil {
-		l.lastErr = err
+		// A caller that gave up (a readiness probe's short deadline) says
+		// nothing about Weaviate: the next caller tries at once rather than
+		// getting this caller's error for a second.
+		if ctx.Err() == nil {
+			l.lastErr, l.lastTry = err, time.Now()
+		}
 		return nil, err
 	}
 	l.x, l.lastErr = x, nil
