@@ -142,6 +142,11 @@ func (s *Store) StopOutbox(ctx context.Context) (int, error) {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", s.drainLock); err != nil {
 			return err
 		}
+		// Wait for the writes in flight, whose triggers may have seen the
+		// outbox enabled, and keep new ones out until this commits.
+		if _, err := tx.Exec(ctx, "LOCK TABLE memories IN SHARE MODE"); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "DELETE FROM meta WHERE key = 'index_outbox'"); err != nil {
 			return err
 		}

@@ -569,3 +569,47 @@ func lastSeqOf(t testing.TB, s *Store, id string) int64 {
 	}
 	return seq
 }
+
+// TestStopOutboxWaitsForWritesInFlight stops the outbox while a write, whose
+// trigger already saw it enabled, has not committed: StopOutbox must wait
+// for it, so that the stopped outbox keeps nothing and the next consumer
+// starts afresh. (Found by review.)
+func TestStopOutboxWaitsForWritesInFlight(t *testing.T) {
+	u := freshDB(t)
+	s := openAt(t, u, Options{})
+	ctx := t.Context()
+	if err := s.EnableOutbox(ctx, "idx-a", false); err != nil {
+		t.Fatal(err)
+	}
+	mustInsert(t, s, newMem("m1", "ann", "first"))
+	conn, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "UPDATE memories SET text = 'edited by hand' WHERE id = 'm1'"); err != nil {
+		t.Fatal(err)
+	}
+	stopped := make(chan error, 1)
+	go func() { _, err := s.StopOutbox(ctx); stopped <- err }()
+	time.Sleep(200 * time.Millisecond) // StopOutbox reaches the write's lock, or (wrongly) finishes
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.OutboxLag(ctx); err != nil || st.Enabled || st.Pending != 0 {
+		t.Fatalf("after the stop and the write: %+v, %v; want a stopped, empty outbox", st, err)
+	}
+	if err := s.EnableOutbox(ctx, "idx-b", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.OutboxLag(ctx); st.Pending != 0 {
+		t.Fatalf("the next consumer inherits %d records from before the stop", st.Pending)
+	}
+}
