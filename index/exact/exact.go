@@ -411,12 +411,9 @@ func (t *topK) hits(s *shard) []retrieve.Hit {
 // inScope applies the rule that an unscoped row (0) matches any filter value
 // and an unset filter (0) matches any row.
 func inScope(row, want [3]uint32) bool {
-	for a := range 3 {
-		if want[a] != 0 && row[a] != 0 && row[a] != want[a] {
-			return false
-		}
-	}
-	return true
+	return (want[0] == 0 || row[0] == 0 || row[0] == want[0]) &&
+		(want[1] == 0 || row[1] == 0 || row[1] == want[1]) &&
+		(want[2] == 0 || row[2] == 0 || row[2] == want[2])
 }
 
 // topK keeps the k best rows seen, in a heap with the worst kept row on top.

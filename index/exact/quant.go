@@ -124,15 +124,16 @@ func (sc *scan) margin(i int) float64 {
 	return b.norm*sc.perNorm + b.qerr*sc.perErr + sc.abs
 }
 
-// approxChunk is pass 1 over chunk c for worker w: the approximations of its
-// in-scope rows into sc.approx, and their lower bounds into w's heap of the
-// k largest.
+// approxChunk is pass 1 over chunk c for worker w: the upper bounds of its
+// in-scope rows into sc.approx (NaN for the others), and their lower bounds
+// into w's heap of the k largest.
 func (sc *scan) approxChunk(w, c int) {
 	s, want, filtered, dim, k := sc.s, sc.want, sc.filtered, sc.dim, sc.tops[0].k
 	low := sc.lows[w]
 	lo, hi := sc.chunk(c)
 	for i := lo; i < hi; i++ {
 		if filtered && !inScope(s.scopes[i], want) {
+			sc.approx[i] = math.NaN() // never ≥ T: pass 2 skips the row
 			continue
 		}
 		a := sc.qscale * float64(s.scales[i]) * float64(vecmath.DotInt8(sc.qc, s.codes[i*dim:(i+1)*dim:(i+1)*dim]))
@@ -171,14 +172,11 @@ func (sc *scan) quantVectors() *topK {
 	if len(all) == k {
 		t = all[0]
 	}
-	s, q, want, filtered, dim := sc.s, sc.q, sc.want, sc.filtered, sc.dim
+	s, q, dim := sc.s, sc.q, sc.dim
 	limit := len(s.ids) / maxPass2
 	rows := sc.rows[:0]
-	for i := range s.ids {
-		if filtered && !inScope(s.scopes[i], want) {
-			continue
-		}
-		if sc.approx[i] >= t {
+	for i, ub := range sc.approx {
+		if ub >= t { // false for the rows out of scope (NaN)
 			if len(rows) == limit {
 				sc.rows = rows
 				return nil
