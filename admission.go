@@ -139,14 +139,15 @@ func PrepareCandidates(cands []GateCandidate) ([]admit.Candidate, error) {
 	for i, c := range cands {
 		m := c.Memory
 		m.Normalize()
+		at := fmt.Sprintf("candidates[%d].memory.", i)
 		if err := m.Validate(); err != nil {
-			return nil, fmt.Errorf("candidate %d (%s): %w", i, m.ID, err)
+			return nil, fmt.Errorf("candidate %d (%s): %w", i, m.ID, memory.PrefixFields(err, at))
 		}
 		if m.ID == "" {
-			return nil, fmt.Errorf("candidate %d: %w", i, &memory.FieldError{Field: "id", Problem: "is required"})
+			return nil, fmt.Errorf("candidate %d: %w", i, &memory.FieldError{Field: at + "id", Problem: "is required"})
 		}
 		if seen[m.ID] {
-			return nil, fmt.Errorf("candidate %d: %w", i, &memory.FieldError{Field: "id", Problem: fmt.Sprintf("%q repeats", m.ID)})
+			return nil, fmt.Errorf("candidate %d: %w", i, &memory.FieldError{Field: at + "id", Problem: fmt.Sprintf("%q repeats", m.ID)})
 		}
 		seen[m.ID] = true
 		ms[i] = m
@@ -161,7 +162,7 @@ func PrepareCandidates(cands []GateCandidate) ([]admit.Candidate, error) {
 
 func (e *Engine) checkContext(actx *admit.Context) error {
 	if err := actx.Validate(); err != nil {
-		return err
+		return memory.PrefixFields(err, "context.")
 	}
 	if actx.Now.IsZero() {
 		actx.Now = e.now().UTC()

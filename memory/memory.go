@@ -135,6 +135,27 @@ func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
 // Is makes errors.Is(err, ErrInvalid) true.
 func (e *FieldError) Is(target error) bool { return target == ErrInvalid }
 
+// PrefixFields puts prefix before the field name of every *FieldError in
+// err's tree (errors.Join lists and wrapped errors included), so that an
+// error about a nested value names it from the top of what the caller sent:
+// "candidates[2].memory.kind", not "kind". It changes the errors in place,
+// so messages already formatted by a wrapper keep their text; it returns
+// err.
+func PrefixFields(err error, prefix string) error {
+	switch e := err.(type) {
+	case nil:
+	case *FieldError:
+		e.Field = prefix + e.Field
+	case interface{ Unwrap() []error }:
+		for _, x := range e.Unwrap() {
+			PrefixFields(x, prefix)
+		}
+	case interface{ Unwrap() error }:
+		PrefixFields(e.Unwrap(), prefix)
+	}
+	return err
+}
+
 func fieldErr(field, format string, args ...any) error {
 	return &FieldError{Field: field, Problem: fmt.Sprintf(format, args...)}
 }

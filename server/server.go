@@ -13,6 +13,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -225,7 +226,8 @@ func invalid(field, format string, args ...any) error {
 // decode reads one JSON object into v, refusing unknown fields and
 // trailing data.
 func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+	var body bytes.Buffer // what the decoder read, to name a nested field
+	dec := json.NewDecoder(io.TeeReader(r.Body, &body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var mb *http.MaxBytesError
@@ -234,6 +236,11 @@ func decode(r *http.Request, v any) error {
 		}
 		var fe *memory.FieldError
 		if errors.As(err, &fe) {
+			// A value's own decoder (an enum, a time) knows its field's
+			// name, not where it sits: name it from the top.
+			if path := fieldPath(body.Bytes(), fe); path != "" {
+				fe.Field = path
+			}
 			return err
 		}
 		if errors.Is(err, io.EOF) {
@@ -258,6 +265,82 @@ func decode(r *http.Request, v any) error {
 		return invalid("body", "one JSON object is allowed, not several")
 	}
 	return nil
+}
+
+// fieldPath finds, in the JSON document data, the first member named
+// fe.Field whose string value the problem quotes (the value that failed to
+// decode: decoding stops at the first bad value, in document order), and
+// returns its path from the top, such as "candidates[2].memory.kind"; or
+// the first member of that name if no value is quoted; or "" if there is
+// none. fe.Field must be a single member name.
+func fieldPath(data []byte, fe *memory.FieldError) string {
+	if fe.Field == "" || strings.ContainsAny(fe.Field, ".[") {
+		return ""
+	}
+	type level struct {
+		array bool
+		index int    // the next element's index, in an array
+		key   string // the current member's name, in an object
+	}
+	var stack []level
+	path := func() string {
+		var b strings.Builder
+		for i, l := range stack {
+			switch {
+			case l.array:
+				fmt.Fprintf(&b, "[%d]", l.index-1)
+			case i > 0:
+				b.WriteString("." + l.key)
+			default:
+				b.WriteString(l.key)
+			}
+		}
+		return b.String()
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	expectKey := false
+	first := ""
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return first
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				if len(stack) > 0 && stack[len(stack)-1].array {
+					stack[len(stack)-1].index++
+				}
+				stack = append(stack, level{array: d == '['})
+				expectKey = d == '{'
+			default:
+				stack = stack[:len(stack)-1]
+				expectKey = len(stack) > 0 && !stack[len(stack)-1].array
+			}
+			continue
+		}
+		top := &stack[len(stack)-1]
+		if top.array {
+			top.index++
+			continue
+		}
+		if expectKey {
+			top.key, _ = tok.(string)
+			expectKey = false
+			continue
+		}
+		expectKey = true // a scalar member's value
+		if top.key != fe.Field {
+			continue
+		}
+		p := path()
+		if first == "" {
+			first = p
+		}
+		if str, ok := tok.(string); ok && strings.Contains(fe.Problem, strconv.Quote(str)) {
+			return p
+		}
+	}
 }
 
 // user resolves the user a request acts for: the given id, or the key's

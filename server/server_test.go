@@ -274,3 +274,36 @@ func TestReadiness(t *testing.T) {
 		t.Fatalf("reachable index: /readyz = %d %v", code, body)
 	}
 }
+
+// TestNestedFieldsAreNamedFromTheTop checks that a bad value deep in a body
+// is named by its whole path, array indices included, not by its own name:
+// a caller sending 50 candidates must learn which one is wrong.
+func TestNestedFieldsAreNamedFromTheTop(t *testing.T) {
+	f := newFixture(t, Options{})
+	ctx := map[string]any{"taskId": "t", "intent": "answer", "toolRisk": "none"}
+	ok := map[string]any{"memory": map[string]any{"id": "c0", "userId": "alice", "text": "fine"}}
+	gate := func(bad map[string]any) map[string]any {
+		return map[string]any{"context": ctx, "query": "x", "candidates": []any{ok, map[string]any{"memory": bad}}}
+	}
+	cases := []struct {
+		path  string
+		body  any
+		field string
+	}{
+		{"/v1/gate/admit", gate(map[string]any{"id": "c1", "userId": "alice", "text": "x", "kind": "bogus"}), "candidates[1].memory.kind"},
+		{"/v1/gate/admit", gate(map[string]any{"id": "c1", "userId": "alice", "text": "x", "createdAt": "yesterday"}), "candidates[1].memory.createdAt"},
+		// The same bad value earlier in the body, under another name, does
+		// not mislead: the member named by the error is found.
+		{"/v1/gate/admit", gate(map[string]any{"id": "c1", "userId": "alice", "text": "bogus", "classification": "bogus"}), "candidates[1].memory.classification"},
+		{"/v1/gate/admit", gate(map[string]any{"id": "c1", "userId": "alice", "text": ""}), "candidates[1].memory.text"},
+		{"/v1/gate/admit", gate(map[string]any{"id": "c0", "userId": "alice", "text": "again"}), "candidates[1].memory.id"},
+		{"/v1/admit", map[string]any{"context": map[string]any{"taskId": "t", "intent": "bogus", "toolRisk": "none"}, "query": map[string]any{"text": "x"}}, "context.intent"},
+	}
+	for _, tc := range cases {
+		code, out := f.call(t, f.alice, "POST", tc.path, tc.body)
+		e, _ := out["error"].(map[string]any)
+		if code != http.StatusBadRequest || e["field"] != tc.field {
+			t.Errorf("%s: %d %v; want 400 naming %s", tc.path, code, out, tc.field)
+		}
+	}
+}
