@@ -2,6 +2,7 @@ package exact
 
 import (
 	"math"
+	"slices"
 
 	"github.com/memgate/memgate/internal/vecmath"
 )
@@ -24,8 +25,8 @@ import (
 // of a float32 sum of dim products for s, with γ = 2(dim+4)·2⁻²⁴, and the
 // absolute error of roundings in float32's subnormal range, at most 2⁻¹⁵⁰
 // each; all of it computed in float64 and inflated a little more). A row
-// whose score could overflow float32 (‖q‖·‖v‖ ≥ 2¹²⁷) gets an infinite m. T is the k-th
-// largest lower bound a − m among the in-scope rows. A row whose upper bound
+// whose score could overflow float32 (‖q‖·‖v‖ ≥ 2¹²⁷) gets an infinite m.
+// T is the k-th largest lower bound a − m among the in-scope rows. A row whose upper bound
 // a + m is below T has a score below that of at least k rows, so it cannot be
 // among the k best. Pass 2 scores the remaining rows with the float32 kernel
 // the full scan uses and keeps the k best in the same heap, ordered by score
@@ -47,11 +48,12 @@ type rowBound struct {
 	norm, qerr float64
 }
 
-// quantize appends row i's codes and bound to s (it must be the last row).
+// quantize appends the codes, scale and bound of the vector v of the
+// shard's last row.
 func (s *shard) quantize(v []float32) {
-	dim := len(v)
-	s.codes = append(s.codes, make([]int8, dim)...)
-	codes := s.codes[len(s.codes)-dim:]
+	n, dim := len(s.codes), len(v)
+	s.codes = slices.Grow(s.codes, dim)[:n+dim]
+	codes := s.codes[n:]
 	scale, qerr, ok := vecmath.Quantize(codes, v)
 	if !ok {
 		clear(codes)

@@ -35,7 +35,8 @@ const generationSQL = "SELECT n FROM generation WHERE id = 1"
 // after it was read, so that no change committed meanwhile is missed; any
 // later change, by this process or another, empties the cache on the next
 // read. Generations are random 64-bit numbers, never counted, so one never
-// comes back after a change, even across a restore of an older copy. The store's own writes empty it at once, so forgotten text does not
+// comes back after a change, even across a restore of an older copy. The
+// store's own writes empty the cache at once, so forgotten text does not
 // stay in memory.
 type recordCache struct {
 	mu    sync.Mutex
