@@ -298,17 +298,32 @@ func (e *Engine) IndexStatus(ctx context.Context) (IndexStatus, error) {
 // answers a one-row read and a remote index (one that implements
 // index.Checker, such as Weaviate) is reachable and ready. It is what a
 // service's readiness probe asks; it reads no memory and counts nothing.
+// The error is a *NotReadyError.
 func (e *Engine) Ready(ctx context.Context) error {
 	if _, _, err := e.store.Identity(ctx); err != nil {
-		return errorf("ready: store", err)
+		return &NotReadyError{Part: "store", Err: err}
 	}
 	if c, ok := e.index.(index.Checker); ok {
 		if err := c.Check(ctx); err != nil {
-			return errorf("ready: index", err)
+			return &NotReadyError{Part: "index", Err: err}
 		}
 	}
 	return nil
 }
+
+// NotReadyError says which part of an engine cannot serve, the store or the
+// index, and why. A service tells its unauthenticated probes the part and
+// keeps the cause (addresses, collection names) for its log.
+type NotReadyError struct {
+	Part string // "store" or "index"
+	Err  error
+}
+
+// Error names the part and the cause.
+func (e *NotReadyError) Error() string { return "ready: " + e.Part + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *NotReadyError) Unwrap() error { return e.Err }
 
 // IndexNotBuiltError is returned by New for a persistent index that does
 // not follow the store, which already holds memories: the index was never

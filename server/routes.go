@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 
@@ -39,10 +41,17 @@ func (s *Server) routes() {
 	})
 }
 
-// ready answers 200 once the engine's store answers.
+// ready answers 200 once the engine's store answers and its index, if
+// remote, is ready. Probes are not authenticated: the answer names the part
+// that is not ready, and the log has the cause.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	if err := s.eng.Ready(r.Context()); err != nil {
-		writeError(w, http.StatusServiceUnavailable, "not_ready", "", err.Error())
+		part := "engine"
+		if nr, ok := errors.AsType[*memgate.NotReadyError](err); ok {
+			part = nr.Part
+		}
+		s.o.Logger.LogAttrs(r.Context(), slog.LevelWarn, "not ready", slog.String("error", err.Error()))
+		writeError(w, http.StatusServiceUnavailable, "not_ready", "", "the "+part+" is not ready; the server's log says why")
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})

@@ -256,8 +256,11 @@ func TestReadiness(t *testing.T) {
 		return g.call(t, "", "GET", "/readyz", nil)
 	}
 	code, body := ready("weaviate://" + down)
-	if code != http.StatusServiceUnavailable || !strings.Contains(fmt.Sprint(body), "index") {
+	if code != http.StatusServiceUnavailable || !strings.Contains(fmt.Sprint(body), "the index is not ready") {
 		t.Fatalf("unreachable index: /readyz = %d %v; want 503 naming the index", code, body)
+	}
+	if strings.Contains(fmt.Sprint(body), down) {
+		t.Fatalf("/readyz tells an unauthenticated caller the index's address: %v", body)
 	}
 	w := os.Getenv("MEMGATE_TEST_WEAVIATE")
 	if w == "" {
