@@ -314,10 +314,16 @@ func fieldPath(data []byte, fe *memory.FieldError) string {
 				stack = append(stack, level{array: d == '['})
 				expectKey = d == '{'
 			default:
+				if len(stack) == 0 {
+					return first
+				}
 				stack = stack[:len(stack)-1]
 				expectKey = len(stack) > 0 && !stack[len(stack)-1].array
 			}
 			continue
+		}
+		if len(stack) == 0 { // a scalar document, or what follows the first value
+			return first
 		}
 		top := &stack[len(stack)-1]
 		if top.array {

@@ -18,6 +18,7 @@ import (
 	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/auth"
 	"github.com/memgate/memgate/index/weaviate"
+	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/store/mem"
 )
 
@@ -309,4 +310,19 @@ func TestNestedFieldsAreNamedFromTheTop(t *testing.T) {
 			t.Errorf("%s: %d %v; want 400 naming %s", tc.path, code, out, tc.field)
 		}
 	}
+}
+
+// FuzzFieldPath feeds fieldPath any document and any field name: it reads
+// bodies that failed to decode, so it must never panic, and a path it
+// returns must end with the name it looked for.
+func FuzzFieldPath(f *testing.F) {
+	for _, s := range []string{`{"a":{"b":[1,{"kind":"x"}]}}`, `{"":""}000`, `[{"kind":"bogus"}]`, `"kind"`, `}}]]`, `{"kind":`} {
+		f.Add([]byte(s), "kind", `unknown value "bogus"`)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, field, problem string) {
+		p := fieldPath(data, &memory.FieldError{Field: field, Problem: problem})
+		if p != "" && !strings.HasSuffix(p, field) {
+			t.Fatalf("fieldPath(%q, %q) = %q", data, field, p)
+		}
+	})
 }
