@@ -13,6 +13,7 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
+	"github.com/weaviate/weaviate/entities/models"
 
 	"github.com/memgate/memgate/internal/vecmath"
 	"github.com/memgate/memgate/memory"
@@ -308,18 +309,7 @@ func (x *Index) bm25Stats(ctx context.Context, userID string, words []string) (*
 		}
 		b.WriteString("}}")
 		res, err := x.client.GraphQL().Raw().WithQuery(b.String()).Do(ctx)
-		if err != nil {
-			if noTenant(err) {
-				return &bm25Stats{}, nil
-			}
-			return nil, fmt.Errorf("weaviate index: lexical statistics: %w", err)
-		}
-		if len(res.Errors) > 0 {
-			var errs []error
-			for _, e := range res.Errors {
-				errs = append(errs, errors.New(e.Message))
-			}
-			err := errors.Join(errs...)
+		if err = queryErr(res, err); err != nil {
 			if noTenant(err) {
 				return &bm25Stats{}, nil
 			}
@@ -383,22 +373,24 @@ func number(m map[string]any, path ...string) (int64, error) {
 	return 0, fmt.Errorf("no number at %s (%v)", strings.Join(path, "."), v)
 }
 
+// queryErr is the error of a GraphQL query: the client's, or the errors the
+// server put in its answer, joined.
+func queryErr(res *models.GraphQLResponse, err error) error {
+	if err != nil || res == nil {
+		return err
+	}
+	errs := make([]error, len(res.Errors))
+	for i, e := range res.Errors {
+		errs[i] = errors.New(e.Message)
+	}
+	return errors.Join(errs...)
+}
+
 // get runs a Get query and returns its objects; a tenant that does not
 // exist yet has none.
 func (x *Index) get(ctx context.Context, g *graphql.GetBuilder) ([]map[string]any, error) {
 	res, err := g.Do(ctx)
-	if err != nil {
-		if noTenant(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("query: %w", err)
-	}
-	if len(res.Errors) > 0 {
-		var errs []error
-		for _, e := range res.Errors {
-			errs = append(errs, errors.New(e.Message))
-		}
-		err := errors.Join(errs...)
+	if err = queryErr(res, err); err != nil {
 		if noTenant(err) {
 			return nil, nil
 		}
