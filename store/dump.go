@@ -20,6 +20,14 @@ import (
 	"github.com/memgate/memgate/memory"
 )
 
+// CallbackError carries an error of a Dump callback through the layers
+// that wrap a store's own errors, so that Dump returns it as the callback
+// did.
+type CallbackError struct{ Err error }
+
+// Error is the callback's error's.
+func (e CallbackError) Error() string { return e.Err.Error() }
+
 // A logical dump is a store's whole content as a stream of typed records,
 // the same whatever the backend: what `memgate migrate` copies from one
 // store to another (SQLite to PostgreSQL, PostgreSQL to SQLite, or a file

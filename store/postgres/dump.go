@@ -23,12 +23,6 @@ var (
 	_ store.Restorer = (*Store)(nil)
 )
 
-// errFn carries an error of Dump's callback through the layers that wrap
-// the store's own errors, so that Dump returns it as it was.
-type errFn struct{ err error }
-
-func (e errFn) Error() string { return e.err.Error() }
-
 // Dump calls fn with every record of the store in the canonical order of
 // store.Dumper, from one read-only REPEATABLE READ transaction: a
 // consistent snapshot, which writers do not wait for. Rows are streamed,
@@ -37,9 +31,9 @@ func (s *Store) Dump(ctx context.Context, fn func(store.Record) error) error {
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		return dumpTx(ctx, tx, fn)
 	})
-	var fe errFn
+	var fe store.CallbackError
 	if errors.As(err, &fe) {
-		return fe.err
+		return fe.Err
 	}
 	if err != nil {
 		return fmt.Errorf("dump store %s: %w", s.display, describe(err))
@@ -51,7 +45,7 @@ func (s *Store) Dump(ctx context.Context, fn func(store.Record) error) error {
 func dumpTx(ctx context.Context, tx pgx.Tx, fn func(store.Record) error) error {
 	emit := func(r store.Record) error {
 		if err := fn(r); err != nil {
-			return errFn{err}
+			return store.CallbackError{Err: err}
 		}
 		return nil
 	}
@@ -64,7 +58,7 @@ func dumpTx(ctx context.Context, tx pgx.Tx, fn func(store.Record) error) error {
 		defer rows.Close()
 		for rows.Next() {
 			if err := scan(rows); err != nil {
-				var fe errFn
+				var fe store.CallbackError
 				if errors.As(err, &fe) {
 					return err
 				}

@@ -23,12 +23,6 @@ var (
 	_ store.Restorer = (*Store)(nil)
 )
 
-// errFn carries an error of Dump's callback through the layers that wrap
-// the store's own errors, so that Dump returns it as it was.
-type errFn struct{ err error }
-
-func (e errFn) Error() string { return e.err.Error() }
-
 // Dump calls fn with every record of the store in the canonical order of
 // store.Dumper, from one read transaction: a consistent snapshot, which
 // writers of the store (in WAL mode) do not wait for. The examples' review
@@ -54,9 +48,9 @@ func (s *Store) Dump(ctx context.Context, fn func(store.Record) error) error {
 		conn.Close()
 	}()
 	err = dumpTx(ctx, conn, fn)
-	var fe errFn
+	var fe store.CallbackError
 	if errors.As(err, &fe) {
-		return fe.err
+		return fe.Err
 	}
 	if err != nil {
 		return fmt.Errorf("dump store %s: %w", s.path, describe(err))
@@ -68,7 +62,7 @@ func (s *Store) Dump(ctx context.Context, fn func(store.Record) error) error {
 func dumpTx(ctx context.Context, conn *sql.Conn, fn func(store.Record) error) error {
 	emit := func(r store.Record) error {
 		if err := fn(r); err != nil {
-			return errFn{err}
+			return store.CallbackError{Err: err}
 		}
 		return nil
 	}
@@ -81,7 +75,7 @@ func dumpTx(ctx context.Context, conn *sql.Conn, fn func(store.Record) error) er
 		defer rows.Close()
 		for rows.Next() {
 			if err := scan(rows); err != nil {
-				var fe errFn
+				var fe store.CallbackError
 				if errors.As(err, &fe) {
 					return err
 				}
