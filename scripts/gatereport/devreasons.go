@@ -41,10 +41,7 @@ func devReasons(ctx context.Context, d *gatereport.Data, o train.Options, exampl
 	var an content.Analysis
 	for i := range devSet {
 		c := &devSet[i]
-		src := "suite"
-		if c.Origin != nil {
-			src = c.Origin.Benchmark
-		}
+		src := source(c)
 		p, err := eval.Prepare(ctx, c, suite.Now, emb)
 		if err != nil {
 			return err
@@ -158,10 +155,7 @@ func devCues(d *gatereport.Data, w io.Writer) {
 	var an content.Analysis
 	for i := range devSet {
 		c := &devSet[i]
-		src := "suite"
-		if c.Origin != nil {
-			src = c.Origin.Benchmark
-		}
+		src := source(c)
 		if by[src] == nil {
 			by[src] = &[content.NumCues]cnt{}
 		}
@@ -229,10 +223,7 @@ func devDump(d *gatereport.Data, w io.Writer) error {
 	enc := json.NewEncoder(w)
 	for i := range devSet {
 		c := &devSet[i]
-		src := "suite"
-		if c.Origin != nil {
-			src = c.Origin.Benchmark
-		}
+		src := source(c)
 		for _, m := range c.Memories {
 			class, labelled := c.Expect[m.ID]
 			isUseful := slices.Contains(c.Useful, m.ID) && (!labelled || class != eval.ExpectExclude)
@@ -299,4 +290,13 @@ func devHead(ctx context.Context, d *gatereport.Data, o train.Options, w io.Writ
 		fmt.Fprintf(w, "threshold %.3f: useful quarantined %d/%d, threats %d/%d (%d only by the head); with an addressing cue: useful %d, threats only by the head %d\n", th, uq, nu, tq, nt, tOnly, uqA, tOnlyA)
 	}
 	return nil
+}
+
+// source names where a dev case comes from: its public benchmark, or the
+// suite.
+func source(c *eval.Case) string {
+	if c.Origin != nil {
+		return c.Origin.Benchmark
+	}
+	return "suite"
 }
