@@ -186,6 +186,26 @@ func TestAuditSurvivesKill(t *testing.T) {
 					t.Fatalf("admission %d has %d decisions, want 20", s.Seq, len(evs))
 				}
 			}
+			// The child was killed whatever its memory index was doing:
+			// a memory's events are still all found (Check above also
+			// checked the index itself).
+			all, err := e.Audit(ctx, audit.Filter{Kind: audit.Decision})
+			if err != nil {
+				t.Fatal(err)
+			}
+			byMemory := map[string]int{}
+			for _, ev := range all {
+				byMemory[ev.MemoryID]++
+			}
+			for id, n := range byMemory {
+				evs, err := e.Audit(ctx, audit.Filter{MemoryID: id, Kind: audit.Decision})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(evs) != n {
+					t.Fatalf("memory %s: %d decisions found by memory, %d in the trail", id, len(evs), n)
+				}
+			}
 			t.Logf("%d admissions acknowledged, %d in the store", len(acked), len(searches))
 		})
 	}

@@ -223,6 +223,13 @@ func (s *Store) Events(ctx context.Context, f audit.Filter) ([]audit.Event, erro
 			where, args = append(where, c.col+" = ?"), append(args, c.v)
 		}
 	}
+	if f.MemoryID != "" {
+		// A memory's events: those the memory index covers, and those
+		// after it, which the audit writer has not indexed yet (schema v8).
+		where = append(where, `seq IN (SELECT seq FROM audit_memory_index WHERE memory_id = ? AND seq > ?
+			UNION ALL SELECT seq FROM audit_events WHERE seq > max(?, `+memoryIndexUpto+`) AND memory_id = ?)`)
+		args = append(args, f.MemoryID, f.After, f.After, f.MemoryID)
+	}
 	if f.SearchID != 0 {
 		where, args = append(where, "(search_id = ? OR seq = ?)"), append(args, f.SearchID, f.SearchID)
 	}

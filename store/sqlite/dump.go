@@ -297,8 +297,23 @@ func (s *Store) Restore(ctx context.Context, records iter.Seq2[store.Record, err
 		if both.Valid {
 			return fmt.Errorf("memory %q is both stored and forgotten in the dump", both.String)
 		}
-		return nil
+		return indexAllByMemory(ctx, tx)
 	})
+}
+
+// indexAllByMemory puts every audit event with a memory in the memory index
+// and makes the index cover the whole trail: a restore writes the trail in
+// one transaction, which is the cheapest time to index it.
+func indexAllByMemory(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO audit_memory_index (memory_id, seq)
+		SELECT memory_id, seq FROM audit_events WHERE memory_id IS NOT NULL ORDER BY memory_id, seq`); err != nil {
+		return fmt.Errorf("index the audit trail by memory: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) SELECT 'audit_memory_upto', CAST(coalesce(max(seq), 0) AS TEXT) FROM audit_events
+		WHERE true ON CONFLICT (key) DO UPDATE SET value = excluded.value`); err != nil {
+		return fmt.Errorf("index the audit trail by memory: %w", err)
+	}
+	return nil
 }
 
 // restoreArgs are the arguments of r's insert statement.

@@ -171,4 +171,22 @@ CREATE TRIGGER tombstones_generation_insert AFTER INSERT ON tombstones BEGIN UPD
 CREATE TRIGGER tombstones_generation_update AFTER UPDATE ON tombstones BEGIN UPDATE generation SET n = random(); END;
 CREATE TRIGGER tombstones_generation_delete AFTER DELETE ON tombstones BEGIN UPDATE generation SET n = random(); END;
 `,
+	// v8: audit events are found by memory through a table the audit
+	// writer fills after the events are acknowledged, in memory order and
+	// while no admission waits, instead of an index every admission
+	// updated in its own transaction: an admission's fifty decisions
+	// landed on fifty leaves spread over the file. meta's
+	// audit_memory_upto is the greatest seq the table covers; events past
+	// it are found by scanning them (see memIndexer).
+	`
+DROP INDEX audit_by_memory;
+CREATE TABLE audit_memory_index (
+	memory_id TEXT NOT NULL,
+	seq       INTEGER NOT NULL,
+	PRIMARY KEY (memory_id, seq)
+) STRICT, WITHOUT ROWID;
+INSERT INTO audit_memory_index (memory_id, seq)
+	SELECT memory_id, seq FROM audit_events WHERE memory_id IS NOT NULL ORDER BY memory_id, seq;
+INSERT INTO meta (key, value) SELECT 'audit_memory_upto', CAST(coalesce(max(seq), 0) AS TEXT) FROM audit_events;
+`,
 }

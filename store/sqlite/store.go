@@ -833,7 +833,9 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (store.Stats, error) {
 	return st, rows.Err()
 }
 
-// Check runs SQLite's integrity check over the whole file.
+// Check runs SQLite's integrity check over the whole file, and checks that
+// the audit trail's memory index (see memIndexer) covers every event it
+// claims to and names no event's memory wrongly.
 func (s *Store) Check(ctx context.Context) error {
 	var res string
 	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
@@ -841,6 +843,19 @@ func (s *Store) Check(ctx context.Context) error {
 	}
 	if res != "ok" {
 		return fmt.Errorf("integrity check: %s", res)
+	}
+	var missing, wrong sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT
+		(SELECT min(e.seq) FROM audit_events e WHERE e.memory_id IS NOT NULL AND e.seq <= `+memoryIndexUpto+`
+			AND NOT EXISTS (SELECT 1 FROM audit_memory_index i WHERE i.memory_id = e.memory_id AND i.seq = e.seq)),
+		(SELECT min(i.seq) FROM audit_memory_index i LEFT JOIN audit_events e ON e.seq = i.seq WHERE e.memory_id IS NOT i.memory_id)`).Scan(&missing, &wrong)
+	switch {
+	case err != nil:
+		return fmt.Errorf("integrity check: audit memory index: %w", describe(err))
+	case missing.Valid:
+		return fmt.Errorf("integrity check: audit event %d is missing from the memory index", missing.Int64)
+	case wrong.Valid:
+		return fmt.Errorf("integrity check: the memory index names the wrong memory for audit event %d", wrong.Int64)
 	}
 	return nil
 }

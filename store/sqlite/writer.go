@@ -135,6 +135,8 @@ type auditWriter struct {
 	// beforeGroup, if set (tests only), is called with each group before
 	// it is written, from the writer's goroutine.
 	beforeGroup func(group []*auditReq)
+
+	mi memIndexer // the catch-up of the audit trail's memory index
 }
 
 // Request states: a waiting request is pending until the writer takes it
@@ -195,7 +197,7 @@ func startAuditWriter(s *Store, as AuditSync) error {
 	db := sql.OpenDB(conn)
 	db.SetMaxOpenConns(1) // opened on first use, then kept
 	w := &auditWriter{db: db, reqs: make(chan *auditReq, 4*maxGroupRequests), done: make(chan struct{}),
-		maxRows: maxGroupRows, stmts: map[string]*sql.Stmt{},
+		maxRows: maxGroupRows, stmts: map[string]*sql.Stmt{}, mi: newMemIndexer(),
 		ckpt: make(chan struct{}, 1), ckptDone: make(chan struct{}), delay: syncDelay}
 	if as == AuditSyncNormal {
 		w.dirty = make(chan struct{}, 1)
@@ -274,6 +276,9 @@ func (w *auditWriter) appended(group []*auditReq) {
 	}
 	for _, r := range group {
 		w.logged += r.rows()
+		if len(r.events) > 0 {
+			w.committed(context.Background(), r)
+		}
 	}
 	if w.logged >= checkpointRows {
 		w.logged = 0
@@ -351,7 +356,7 @@ func (w *auditWriter) run() {
 		r := next
 		next = nil
 		if r == nil {
-			if r, open = <-w.reqs; !open {
+			if r, open = w.receive(); !open {
 				break
 			}
 		}
@@ -380,6 +385,54 @@ func (w *auditWriter) run() {
 		}
 		if len(group) > 0 {
 			w.write(group)
+		}
+		if w.mi.waiting() >= w.mi.most && !w.mi.failed {
+			w.indexStep(context.Background()) // never idle: keep what reads scan bounded
+		}
+	}
+}
+
+// receive waits for the next request, false once reqs is closed. While none
+// is waiting, it indexes the audit events by memory (see memIndexer): once
+// memIndexBatch are waiting, or every one after memIndexIdle without a
+// request.
+func (w *auditWriter) receive() (*auditReq, bool) {
+	ctx := context.Background()
+	var timer *time.Timer
+	stepped := false
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		select {
+		case r, ok := <-w.reqs:
+			return r, ok
+		default:
+		}
+		// One step per wait for a request, so that steps are spread over
+		// the gaps between admissions rather than run into the next one;
+		// an idle writer goes on till it is done.
+		if w.mi.idleWork() && (!stepped || w.mi.idling) {
+			w.indexStep(ctx)
+			stepped = true
+			continue
+		}
+		if w.mi.waiting() == 0 || w.mi.idling {
+			r, ok := <-w.reqs
+			return r, ok
+		}
+		if timer == nil {
+			timer = time.NewTimer(w.mi.idle)
+		} else {
+			timer.Reset(w.mi.idle)
+		}
+		select {
+		case r, ok := <-w.reqs:
+			return r, ok
+		case <-timer.C:
+			w.mi.idling, w.mi.failed = true, false
 		}
 	}
 }

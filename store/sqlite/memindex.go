@@ -1,0 +1,330 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The audit trail finds a memory's events through audit_memory_index
+// (schema v8), which the audit writer fills after it has acknowledged the
+// events, rather than through an index that each admission's transaction
+// updated. An admission records a decision for each of its k candidates,
+// and k memories' entries sit on k leaves spread over the file: with
+// k = 50 they were most of the pages an admission wrote, and a third of
+// its latency. Filled later, many admissions at once and in memory order,
+// the entries of a memory retrieved by several admissions share one write
+// of their leaf, and the work is done while no admission waits for the
+// writer.
+//
+// The invariant is: every event with a memory and a seq at most
+// audit_memory_upto (in meta) has its entry. Events after it are found by
+// scanning them (Store.Events), so a read never misses an event, whatever
+// the writer has done or not done yet.
+
+// memoryIndexUpto is an SQL expression: the greatest seq that
+// audit_memory_index covers.
+const memoryIndexUpto = "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'audit_memory_upto'), 0)"
+
+// memIndexer is the audit writer's state of the memory index's catch-up.
+// Only the writer's goroutine uses it.
+//
+// The writer keeps the memories of the events it committed, so it indexes
+// them without reading the events back: a batch takes the writer's own
+// events that follow audit_memory_upto without a gap, sorts their entries
+// by memory and inserts them in steps of a few memories each, one
+// transaction per step, and the last step moves audit_memory_upto to the
+// batch's end. A crash mid-batch leaves entries past audit_memory_upto,
+// which the next batch inserts again (OR IGNORE). Events the writer has no
+// record of (another process's, or those an earlier process left) are
+// indexed from the trail itself, a range at a time, each with the move of
+// audit_memory_upto in its transaction.
+type memIndexer struct {
+	loaded bool      // upto and last were read from the store
+	upto   int64     // audit_memory_upto as last read or written
+	last   int64     // the greatest seq the writer committed (or read when loaded)
+	runs   []seqRun  // what the writer committed after upto, in seq order
+	cur    *memBatch // the batch under way, if any
+	idling bool      // the writer was idle memIndexIdle: index every event waiting
+	failed bool      // the last step failed: no idle step till the next group
+
+	// Settings, which tests lower; read only after the writer's first
+	// request.
+	batch    int64         // events waiting before an idle writer indexes them: memIndexBatch
+	most     int64         // events waiting beyond which the writer indexes after each group: memIndexMost
+	idle     time.Duration // memIndexIdle
+	step     int           // entries one step inserts at most: memIndexStep
+	memories int           // memories one step inserts entries of at most: memIndexMemories
+}
+
+// A seqRun is the events of one request the writer committed: seqs first to
+// last, those of them that name a memory, and what identifies the last.
+type seqRun struct {
+	first, last int64
+	refs        []memRef
+	lastKey     eventKey
+}
+
+// An eventKey identifies an event in the trail beyond its seq, to tell the
+// events the writer wrote from others at the same seqs: those of an older
+// copy of the file restored in place, say.
+type eventKey struct {
+	kind, memory string
+	at           int64
+}
+
+// A memRef is an event's entry in the memory index.
+type memRef struct {
+	seq int64
+	id  string
+}
+
+// A memBatch is the entries of the writer's events lo+1 to hi, sorted by
+// memory, of which those before pos are inserted.
+type memBatch struct {
+	lo, hi int64
+	hiKey  eventKey // event hi, to check that the events are still these
+	refs   []memRef
+	pos    int
+}
+
+// errTrailChanged is the error of a step that found the events it was to
+// index replaced by others.
+var errTrailChanged = errors.New("the audit trail is not the one the writer wrote")
+
+// The catch-up's bounds. A step writes the leaves of at most
+// memIndexMemories memories, a few hundred microseconds of the writer's
+// time: an admission that arrives during one waits at most that long. A
+// batch covers at least memIndexBatch events, ten admissions of fifty
+// candidates, so that a memory retrieved by each of them costs one write
+// of its leaf, not ten. memIndexMost bounds the events a read by memory
+// scans, and what the writer keeps, when it is never idle.
+const (
+	memIndexBatch    = 512
+	memIndexMost     = 65536
+	memIndexIdle     = 250 * time.Millisecond
+	memIndexStep     = 256
+	memIndexMemories = 16
+)
+
+func newMemIndexer() memIndexer {
+	return memIndexer{batch: memIndexBatch, most: memIndexMost, idle: memIndexIdle,
+		step: memIndexStep, memories: memIndexMemories}
+}
+
+// waiting is about how many events the index does not cover yet: an upper
+// bound, since events without a memory count too.
+func (m *memIndexer) waiting() int64 {
+	if !m.loaded {
+		return 0
+	}
+	return max(m.last-m.upto, 0)
+}
+
+// committed records the events of r, which the writer committed, reading
+// the index's state first if it has not yet: a store may have been left
+// with events to index by an earlier process.
+func (w *auditWriter) committed(ctx context.Context, r *auditReq) {
+	m := &w.mi
+	if !m.loaded {
+		err := w.db.QueryRowContext(ctx, "SELECT "+memoryIndexUpto+", (SELECT coalesce(max(seq), 0) FROM audit_events)").Scan(&m.upto, &m.last)
+		if m.loaded = err == nil; !m.loaded {
+			return
+		}
+	}
+	e := &r.events[len(r.events)-1]
+	run := seqRun{first: r.first, last: r.first + int64(len(r.events)) - 1, lastKey: eventKey{string(e.Kind), e.MemoryID, e.At.UnixNano()}}
+	for i := range r.events {
+		if id := r.events[i].MemoryID; id != "" {
+			run.refs = append(run.refs, memRef{run.first + int64(i), id})
+		}
+	}
+	m.runs = append(m.runs, run)
+	m.last = max(m.last, run.last)
+	m.failed = false
+	if m.waiting() > 4*m.most {
+		// Steps fail, or cannot keep up: keep memory bounded, and
+		// index the trail itself once they can.
+		m.runs, m.cur = nil, nil
+	}
+}
+
+// idleWork reports whether the writer, with no request waiting, has events
+// to index now. It also turns off idling once they are all indexed.
+func (m *memIndexer) idleWork() bool {
+	n := m.waiting()
+	if n == 0 {
+		m.idling = false
+		return false
+	}
+	return !m.failed && (m.idling || n >= m.batch)
+}
+
+// indexStep runs one step of the catch-up in one transaction. It returns
+// false if it failed; the next step retries.
+func (w *auditWriter) indexStep(ctx context.Context) bool {
+	m := &w.mi
+	var upto int64
+	var next memIndexer // m as it is after the step, if it commits
+	err := w.tx(ctx, func(ex execer) error {
+		tx := ex.(*stmtTx).tx
+		if err := tx.QueryRowContext(ctx, "SELECT "+memoryIndexUpto).Scan(&upto); err != nil {
+			return err
+		}
+		next = *m
+		if next.cur != nil {
+			b := *next.cur // its position moves only if the step commits
+			next.cur = &b
+		}
+		next.forget(upto)
+		if next.cur == nil && (len(next.runs) == 0 || next.runs[0].first > upto+1) {
+			end, err := next.insertFrom(ctx, tx, upto)
+			if err == nil {
+				next.upto = end
+				err = setMemoryIndexUpto(ctx, ex, end)
+			}
+			return err
+		}
+		if next.cur == nil {
+			next.cur = next.newBatch(upto)
+		}
+		return next.insertBatch(ctx, ex, tx, upto)
+	})
+	if errors.Is(err, errTrailChanged) {
+		// The step wrote nothing. What the writer recorded is not the
+		// trail: index the trail itself from now on.
+		m.runs, m.cur = nil, nil
+		return true
+	}
+	if err != nil {
+		m.failed = true
+		return false
+	}
+	*m = next
+	return true
+}
+
+// forget drops the runs, and the batch, that the index covers up to upto.
+func (m *memIndexer) forget(upto int64) {
+	if m.cur != nil && (upto >= m.cur.hi || upto < m.cur.lo) {
+		// Another writer indexed it, or the file was replaced by an
+		// older copy (which the next batch's check of its last event
+		// finds out).
+		m.cur = nil
+	}
+	i := 0
+	for i < len(m.runs) && m.runs[i].last <= upto {
+		i++
+	}
+	m.runs = m.runs[i:]
+	m.upto = max(m.upto, upto)
+}
+
+// newBatch takes the runs that follow upto without a gap, up to m.most
+// entries, into a batch.
+func (m *memIndexer) newBatch(upto int64) *memBatch {
+	b := &memBatch{lo: upto, hi: upto}
+	taken := 0
+	for _, run := range m.runs {
+		if run.first > b.hi+1 || (taken > 0 && int64(len(b.refs)+len(run.refs)) > m.most) {
+			break // another process's events come first, or enough
+		}
+		for _, r := range run.refs {
+			if r.seq > upto {
+				b.refs = append(b.refs, r)
+			}
+		}
+		b.hi, b.hiKey, taken = run.last, run.lastKey, taken+1
+	}
+	m.runs = m.runs[taken:]
+	// One leaf after the other, as the index is sorted.
+	slices.SortFunc(b.refs, func(x, y memRef) int {
+		if c := strings.Compare(x.id, y.id); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.seq, y.seq)
+	})
+	return b
+}
+
+// insertBatch inserts the entries of the next few memories of the batch;
+// after the last, it moves audit_memory_upto to the batch's end. It inserts
+// nothing, and returns errTrailChanged, if event hi is not the one the
+// writer wrote.
+func (m *memIndexer) insertBatch(ctx context.Context, ex execer, tx *sql.Tx, upto int64) error {
+	b := m.cur
+	var key eventKey
+	err := tx.QueryRowContext(ctx, "SELECT kind, coalesce(memory_id, ''), at FROM audit_events WHERE seq = ?", b.hi).Scan(&key.kind, &key.memory, &key.at)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && key != b.hiKey {
+		return errTrailChanged
+	}
+	if err != nil {
+		return err
+	}
+	end, memories := b.pos, 0
+	for end < len(b.refs) && end-b.pos < m.step {
+		if end == b.pos || b.refs[end].id != b.refs[end-1].id {
+			if memories == m.memories {
+				break
+			}
+			memories++
+		}
+		end++
+	}
+	if err := insertRefs(ctx, ex, b.refs[b.pos:end]); err != nil {
+		return err
+	}
+	b.pos = end
+	if end < len(b.refs) {
+		return nil
+	}
+	m.cur = nil
+	m.upto = max(b.hi, upto)
+	return setMemoryIndexUpto(ctx, ex, b.hi)
+}
+
+// insertRefs inserts index entries.
+func insertRefs(ctx context.Context, ex execer, refs []memRef) error {
+	const perStmt = 400 // 800 parameters, under SQLite's limit
+	for start := 0; start < len(refs); start += perStmt {
+		chunk := refs[start:min(start+perStmt, len(refs))]
+		args := make([]any, 0, 2*len(chunk))
+		for _, r := range chunk {
+			args = append(args, r.id, r.seq)
+		}
+		values := strings.Repeat("(?,?),", len(chunk))
+		if _, err := ex.ExecContext(ctx, "INSERT OR IGNORE INTO audit_memory_index (memory_id, seq) VALUES "+values[:len(values)-1], args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertFrom inserts the entries of the events after upto that the writer
+// has no record of, reading them from the trail: at most m.step events, and
+// none of the writer's next run. It returns the end of the range.
+func (m *memIndexer) insertFrom(ctx context.Context, tx *sql.Tx, upto int64) (int64, error) {
+	end := upto + int64(m.step)
+	if len(m.runs) > 0 {
+		end = min(end, m.runs[0].first-1)
+	}
+	var last int64
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0) FROM audit_events").Scan(&last); err != nil {
+		return 0, err
+	}
+	end = max(min(end, last), upto)
+	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO audit_memory_index (memory_id, seq)
+		SELECT memory_id, seq FROM audit_events WHERE seq > ? AND seq <= ? AND memory_id IS NOT NULL ORDER BY memory_id, seq`, upto, end)
+	return end, err
+}
+
+// setMemoryIndexUpto moves audit_memory_upto forward to end.
+func setMemoryIndexUpto(ctx context.Context, ex execer, end int64) error {
+	_, err := ex.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('audit_memory_upto', CAST(? AS TEXT))
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)`, end)
+	return err
+}

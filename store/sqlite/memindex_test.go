@@ -1,0 +1,341 @@
+package sqlite
+
+import (
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memgate/memgate/audit"
+	"github.com/memgate/memgate/store"
+)
+
+// memIndexSettings are the memory index catch-up's settings for a test.
+type memIndexSettings struct {
+	batch          int64
+	step, memories int
+	idle           time.Duration
+}
+
+var (
+	// indexEagerly indexes after every request, a memory per step.
+	indexEagerly = memIndexSettings{batch: 1, step: 3, memories: 1, idle: 10 * time.Millisecond}
+	// indexWhenIdle indexes with the shipped bounds, soon after the
+	// writer goes idle.
+	indexWhenIdle = memIndexSettings{batch: memIndexBatch, step: memIndexStep, memories: memIndexMemories, idle: 10 * time.Millisecond}
+	// indexNever leaves every event to the scan of what is not indexed.
+	indexNever = memIndexSettings{batch: 1 << 40, step: memIndexStep, memories: memIndexMemories, idle: time.Hour}
+)
+
+// setMemIndex gives s's audit writer the settings ms. It must come before
+// the store's first audit write: the writer reads them only after that.
+func setMemIndex(s *Store, ms memIndexSettings) {
+	m := &s.audit.mi
+	m.batch, m.step, m.memories, m.idle = ms.batch, ms.step, ms.memories, ms.idle
+}
+
+// openMemIndex opens the store at path with the settings ms.
+func openMemIndex(t *testing.T, path string, ms memIndexSettings) *Store {
+	t.Helper()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	setMemIndex(s, ms)
+	return s
+}
+
+// memIndexState is audit_memory_upto and the greatest seq of the trail.
+func memIndexState(t *testing.T, s *Store) (upto, last int64) {
+	t.Helper()
+	if err := s.db.QueryRowContext(ctx, "SELECT "+memoryIndexUpto+", (SELECT coalesce(max(seq), 0) FROM audit_events)").Scan(&upto, &last); err != nil {
+		t.Fatal(err)
+	}
+	return upto, last
+}
+
+// waitIndexed waits until the memory index covers the whole trail.
+func waitIndexed(t *testing.T, s *Store) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		upto, last := memIndexState(t, s)
+		if upto == last {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the memory index covers events up to %d of %d after 20 s", upto, last)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// checkByMemory checks that Events by memory returns, for each memory in
+// ids, exactly its events of the whole trail, alone and with After, Limit
+// and another filter; and that Check finds the index sound.
+func checkByMemory(t *testing.T, s *Store, ids []string) {
+	t.Helper()
+	all, err := s.Events(ctx, audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]int64{}
+	decisions := map[string][]int64{}
+	for _, e := range all {
+		want[e.MemoryID] = append(want[e.MemoryID], e.Seq)
+		if e.Kind == audit.Decision {
+			decisions[e.MemoryID] = append(decisions[e.MemoryID], e.Seq)
+		}
+	}
+	seqs := func(f audit.Filter) []int64 {
+		evs, err := s.Events(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []int64
+		for _, e := range evs {
+			out = append(out, e.Seq)
+		}
+		return out
+	}
+	upto, last := memIndexState(t, s)
+	for _, id := range ids {
+		w := want[id]
+		if got := seqs(audit.Filter{MemoryID: id}); !slices.Equal(got, w) {
+			t.Fatalf("events of %s (index up to %d of %d): %v, want %v", id, upto, last, got, w)
+		}
+		if got := seqs(audit.Filter{MemoryID: id, Kind: audit.Decision}); !slices.Equal(got, decisions[id]) {
+			t.Fatalf("decisions of %s: %v, want %v", id, got, decisions[id])
+		}
+		if len(w) > 2 {
+			after, limit := w[len(w)/2-1], 2
+			wantAfter := w[len(w)/2:]
+			if got := seqs(audit.Filter{MemoryID: id, After: after, Limit: limit}); !slices.Equal(got, wantAfter[:min(limit, len(wantAfter))]) {
+				t.Fatalf("events of %s after %d, %d of them: %v, want %v", id, after, limit, got, wantAfter[:min(limit, len(wantAfter))])
+			}
+		}
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeTrail appends n admissions over the memories ids (a random few of
+// them each), with the events other writes add between them: revocations,
+// written by the store's own transactions rather than the audit writer, and
+// events that name no memory.
+// It returns the ids of the memories it revoked.
+func writeTrail(t *testing.T, s *Store, rng *rand.Rand, ids []string, n int) (revoked []string) {
+	t.Helper()
+	for i := range n {
+		a := &audit.Admission{Search: audit.Event{Kind: audit.Search, At: t0, TaskID: "t", UserID: "u", Payload: []byte(`{}`)}}
+		for _, j := range rng.Perm(len(ids))[:1+rng.IntN(len(ids))] {
+			a.Decisions = append(a.Decisions, audit.Event{Kind: audit.Decision, At: t0.Add(time.Duration(i)), TaskID: "t", UserID: "u",
+				MemoryID: ids[j], Decision: "admit", Payload: []byte(`{}`)})
+		}
+		if _, err := s.RecordAdmission(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		switch i % 7 {
+		case 3:
+			if _, err := s.AppendEvents(ctx, []audit.Event{{Kind: audit.Injection, At: t0, TaskID: "t", UserID: "u", Payload: []byte(`{}`)},
+				{Kind: audit.Binding, At: t0, TaskID: "t", UserID: "u", MemoryID: ids[rng.IntN(len(ids))], Payload: []byte(`{}`)}}); err != nil {
+				t.Fatal(err)
+			}
+		case 5:
+			id := fmt.Sprintf("r%x", rng.Uint64())
+			insert(t, s, mem(id, "u", "a memory to revoke "+id))
+			if _, err := s.Revoke(ctx, id, store.Change{Reason: "test", At: t0}); err != nil {
+				t.Fatal(err)
+			}
+			revoked = append(revoked, id)
+		}
+	}
+	return revoked
+}
+
+// TestMemoryIndexFindsEveryEvent: reading a memory's audit events returns
+// each of them, whether the writer has indexed none, some or all of them,
+// with every way of indexing: eagerly a memory at a time, in batches when
+// idle, never.
+func TestMemoryIndexFindsEveryEvent(t *testing.T) {
+	ids := make([]string, 12)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("m%02d", i)
+	}
+	for _, tc := range []struct {
+		name string
+		ms   memIndexSettings
+	}{{"eagerly", indexEagerly}, {"when idle", indexWhenIdle}, {"never", indexNever}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openMemIndex(t, filepath.Join(t.TempDir(), "idx.db"), tc.ms)
+			rng := rand.New(rand.NewPCG(1, 2))
+			revoked := writeTrail(t, s, rng, ids, 40)
+			checkByMemory(t, s, append(slices.Concat(ids, revoked), "nobody"))
+			revoked = append(revoked, writeTrail(t, s, rng, ids, 40)...)
+			if tc.ms == indexNever {
+				if upto, _ := memIndexState(t, s); upto != 0 {
+					t.Fatalf("audit_memory_upto = %d with indexing off", upto)
+				}
+			} else {
+				waitIndexed(t, s)
+			}
+			checkByMemory(t, s, append(slices.Concat(ids, revoked), "nobody"))
+		})
+	}
+}
+
+// TestMemoryIndexTwoWriters: two processes append to one trail; each
+// writer indexes its own events and the other's it finds between them.
+func TestMemoryIndexTwoWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "two.db")
+	a, b := openMemIndex(t, path, indexWhenIdle), openMemIndex(t, path, indexEagerly)
+	ids := []string{"m1", "m2", "m3", "m4", "m5"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 10 {
+		writeTrail(t, a, rng, ids, 3)
+		writeTrail(t, b, rng, ids, 2)
+	}
+	waitIndexed(t, a)
+	checkByMemory(t, a, ids)
+	checkByMemory(t, b, ids)
+}
+
+// TestMemoryIndexResumes: a writer that stopped part-way through a batch
+// (its steps committed, audit_memory_upto not moved yet) or before indexing
+// at all leaves nothing missing: the next process's writer indexes what is
+// left, inserting again the entries already there.
+func TestMemoryIndexResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "resume.db")
+	ids := []string{"m1", "m2", "m3", "m4"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := openMemIndex(t, path, indexNever)
+	writeTrail(t, s, rng, ids, 30)
+	// What a crash after some steps of a batch leaves: entries past
+	// audit_memory_upto.
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO audit_memory_index (memory_id, seq)
+		SELECT memory_id, seq FROM audit_events WHERE memory_id IN ('m1', 'm3')`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = openMemIndex(t, path, indexEagerly)
+	checkByMemory(t, s, ids)
+	writeTrail(t, s, rng, ids, 1)
+	waitIndexed(t, s)
+	checkByMemory(t, s, ids)
+}
+
+// TestMemoryIndexFileReplaced: an older copy of the file restored in place
+// under a running writer holds other events at the seqs the writer
+// recorded. The writer must index the events the file holds, not the ones
+// it remembers writing.
+func TestMemoryIndexFileReplaced(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.db")
+	s := openMemIndex(t, path, memIndexSettings{batch: 200, step: memIndexStep, memories: memIndexMemories, idle: time.Hour})
+	other := openMemIndex(t, filepath.Join(t.TempDir(), "other.db"), indexNever)
+	rng := rand.New(rand.NewPCG(7, 8))
+	writeTrail(t, other, rng, []string{"x1", "x2", "x3"}, 60) // more events than s has when restored
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	copyDB(t, other, backup, false)
+	writeTrail(t, s, rng, []string{"m1", "m2"}, 8) // under the batch: recorded, not indexed
+	if upto, _ := memIndexState(t, s); upto != 0 {
+		t.Fatalf("indexed before the batch was full (up to %d)", upto)
+	}
+	copyDB(t, s, backup, true)
+	writeTrail(t, s, rng, []string{"m1", "m2"}, 40) // fills the batch
+	waitIndexedBy(t, s, 20*time.Second)
+	checkByMemory(t, s, []string{"x1", "x2", "x3", "m1", "m2"})
+}
+
+// waitIndexedBy waits up to d for the writer to index everything once
+// more than a batch is waiting, without the idle timer's help.
+func waitIndexedBy(t *testing.T, s *Store, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		upto, last := memIndexState(t, s)
+		if last-upto < 200 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the memory index covers events up to %d of %d", upto, last)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestCheckFindsABrokenMemoryIndex: Check reports an event the index claims
+// to cover but misses, and an entry that names the wrong memory.
+func TestCheckFindsABrokenMemoryIndex(t *testing.T) {
+	for _, tc := range []struct{ name, breakIt, want string }{
+		{"missing", "DELETE FROM audit_memory_index WHERE seq = (SELECT max(seq) FROM audit_memory_index)", "missing from the memory index"},
+		{"wrong memory", "INSERT INTO audit_memory_index SELECT 'zz', max(seq) FROM audit_memory_index", "wrong memory"},
+		{"no such event", "INSERT INTO audit_memory_index VALUES ('m1', 1000000)", "wrong memory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openMemIndex(t, filepath.Join(t.TempDir(), "idx.db"), indexEagerly)
+			writeTrail(t, s, rand.New(rand.NewPCG(9, 10)), []string{"m1", "m2"}, 5)
+			waitIndexed(t, s)
+			if err := s.Check(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.db.ExecContext(ctx, tc.breakIt); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Check(ctx); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Check = %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestMemoryIndexMigration: a store of schema v7, whose trail was indexed
+// by memory in every admission's transaction, comes out of the upgrade with
+// the whole trail in the memory index.
+func TestMemoryIndexMigration(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v7.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range migrations[:7] {
+		if _, err := db.Exec(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = 7", applicationID)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		if _, err := db.Exec(`INSERT INTO audit_events (kind, at, task_id, user_id, memory_id, payload) VALUES ('decision', 0, 't', 'u', ?, '{}')`,
+			[]any{fmt.Sprintf("m%d", i%4), nil}[i%5/4]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s := openMemIndex(t, path, indexNever)
+	if upto, last := memIndexState(t, s); upto != last || last != 30 {
+		t.Fatalf("after the upgrade the index covers %d of %d events", upto, last)
+	}
+	checkByMemory(t, s, []string{"m0", "m1", "m2", "m3"})
+}
+
+// TestRestoreIndexesByMemory: a restored trail is indexed whole.
+func TestRestoreIndexesByMemory(t *testing.T) {
+	src := openMemIndex(t, filepath.Join(t.TempDir(), "src.db"), indexNever)
+	ids := []string{"m1", "m2", "m3"}
+	writeTrail(t, src, rand.New(rand.NewPCG(11, 12)), ids, 20)
+	dst := openMemIndex(t, filepath.Join(t.TempDir(), "dst.db"), indexNever)
+	if err := dst.Restore(ctx, store.Records(ctx, src)); err != nil {
+		t.Fatal(err)
+	}
+	if upto, last := memIndexState(t, dst); upto != last || last == 0 {
+		t.Fatalf("after the restore the index covers %d of %d events", upto, last)
+	}
+	checkByMemory(t, dst, ids)
+}
