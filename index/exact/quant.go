@@ -112,6 +112,10 @@ func (sc *scan) quantQuery(q []float32) bool {
 	for w := range sc.lows {
 		sc.lows[w] = sc.lows[w][:0]
 	}
+	if cap(sc.dots) < len(sc.tops) {
+		sc.dots = make([][]int32, len(sc.tops))
+	}
+	sc.dots = sc.dots[:len(sc.tops)]
 	return true
 }
 
@@ -133,8 +137,26 @@ func (sc *scan) approxChunk(w, c int) {
 	s, want, filtered, dim, k := sc.s, sc.want, sc.filtered, sc.dim, sc.tops[0].k
 	low := sc.lows[w]
 	lo, hi := sc.chunk(c)
+	if !filtered {
+		// Every row is in scope: their codes' dot products in one call.
+		dots := sc.dots[w]
+		if cap(dots) < hi-lo {
+			dots = make([]int32, hi-lo)
+		}
+		dots = dots[:hi-lo]
+		vecmath.DotInt8Rows(sc.qc, s.codes[lo*dim:hi*dim], dots)
+		for j, d := range dots {
+			i := lo + j
+			a := sc.qscale * float64(s.scales[i]) * float64(d)
+			m := sc.margin(i)
+			sc.approx[i] = a + m // pass 2 needs only the upper bound
+			low.offer(a-m, k)
+		}
+		sc.lows[w], sc.dots[w] = low, dots
+		return
+	}
 	for i := lo; i < hi; i++ {
-		if filtered && !inScope(s.scopes[i], want) {
+		if !inScope(s.scopes[i], want) {
 			sc.approx[i] = math.NaN() // never ≥ T: pass 2 skips the row
 			continue
 		}

@@ -88,6 +88,7 @@ type scan struct {
 	perNorm, perErr float64   // a row's margin per unit of its norm and of its quantization error
 	approx          []float64 // pass 1's upper bound a + m, by row
 	lows            []lowHeap // each worker's k largest lower bounds
+	dots            [][]int32 // each worker's dot products of a chunk's codes
 	rows            []int32   // the rows pass 2 scores
 
 	next  atomic.Int32 // the next chunk to claim

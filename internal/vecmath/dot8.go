@@ -19,6 +19,24 @@ func DotInt8(a, b []int8) int32 {
 	return s + dotInt8Generic(a[n:], b[n:])
 }
 
+// DotInt8Rows sets out[r] to DotInt8(q, rows[r·len(q):(r+1)·len(q)]) for
+// each r < len(out): the dot products of q with rows laid one after the
+// other, in one call. rows must hold len(out) rows of len(q).
+func DotInt8Rows(q, rows []int8, out []int32) {
+	dim, n := len(q), len(out)
+	if n == 0 {
+		return
+	}
+	rows = rows[:n*dim]
+	if useAsm && dim > 0 && dim%32 == 0 {
+		dotInt8RowsAsm(&q[0], &rows[0], dim, n, &out[0])
+		return
+	}
+	for r := range out {
+		out[r] = DotInt8(q, rows[r*dim:(r+1)*dim])
+	}
+}
+
 func dotInt8Generic(a, b []int8) int32 {
 	b = b[:len(a)]
 	var s0, s1 int32

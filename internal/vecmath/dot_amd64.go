@@ -16,3 +16,9 @@ func dotAsm(a, b *float32, n int) float32
 //
 //go:noescape
 func dotInt8Asm(a, b *int8, n int) int32
+
+// dotInt8RowsAsm is implemented in dot8_amd64.s. dim must be a positive
+// multiple of 32, and n positive.
+//
+//go:noescape
+func dotInt8RowsAsm(q, rows *int8, dim, n int, out *int32)

@@ -133,3 +133,56 @@ func BenchmarkQuantize256(b *testing.B) {
 		Quantize(c, v)
 	}
 }
+
+func TestDotInt8Rows(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, dim := range []int{0, 1, 31, 32, 64, 96, 100, 256, 384} {
+		for _, n := range []int{0, 1, 2, 7, 33} {
+			q, rows := make([]int8, dim), make([]int8, dim*n)
+			for i := range q {
+				q[i] = int8(r.IntN(255) - 127)
+			}
+			for i := range rows {
+				rows[i] = int8(r.IntN(255) - 127)
+			}
+			if dim > 0 && n > 0 { // the extremes, which saturate a careless kernel
+				q[0], rows[0], rows[len(rows)-1], q[dim-1] = 127, -127, 127, -127
+			}
+			out := make([]int32, n+1)
+			out[n] = 12345 // past the rows: never written
+			DotInt8Rows(q, rows, out[:n])
+			for i := range n {
+				if want := dotInt8Generic(q, rows[i*dim:(i+1)*dim]); out[i] != want {
+					t.Fatalf("dim %d, row %d of %d: %d, want %d", dim, i, n, out[i], want)
+				}
+			}
+			if out[n] != 12345 {
+				t.Fatalf("dim %d, n %d: wrote past the rows", dim, n)
+			}
+		}
+	}
+}
+
+func BenchmarkDotInt8Rows20k(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const dim, n = 256, 20000
+	q, rows, out := make([]int8, dim), make([]int8, dim*n), make([]int32, n)
+	for i := range rows {
+		rows[i] = int8(r.IntN(255) - 127)
+	}
+	for i := range q {
+		q[i] = int8(r.IntN(255) - 127)
+	}
+	b.Run("per-row", func(b *testing.B) {
+		for b.Loop() {
+			for i := range out {
+				out[i] = DotInt8(q, rows[i*dim:(i+1)*dim])
+			}
+		}
+	})
+	b.Run("rows", func(b *testing.B) {
+		for b.Loop() {
+			DotInt8Rows(q, rows, out)
+		}
+	})
+}
