@@ -213,8 +213,13 @@ func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, a
 		Decisions: make([]audit.Event, 0, len(results)),
 	}
 	ctxJSON, _ := json.Marshal(actx)
+	buf := make([]byte, 0, 400*len(results)) // the payloads, back to back
 	for _, r := range results {
-		p, _ := json.Marshal(audit.DecisionPayload{Reasons: r.Reasons, Constraints: r.Constraints, Scores: r.Scores, GateOnly: mode == "gate"})
+		start := len(buf)
+		var p []byte // none, as json.Marshal gives, if a score cannot be encoded
+		if b, err := (&audit.DecisionPayload{Reasons: r.Reasons, Constraints: r.Constraints, Scores: r.Scores, GateOnly: mode == "gate"}).AppendJSON(buf); err == nil {
+			buf, p = b, b[start:len(b):len(b)]
+		}
 		rec.Decisions = append(rec.Decisions, audit.Event{Kind: audit.Decision, At: actx.Now, TaskID: actx.TaskID, UserID: actx.UserID,
 			PrincipalID: actx.Principal.ID, MemoryID: r.MemoryID, Decision: string(r.Decision), Payload: p})
 		if r.Decision == admit.Quarantine {
