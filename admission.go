@@ -213,7 +213,7 @@ func (e *Engine) decide(ctx context.Context, actx admit.Context, query string, a
 		Decisions: make([]audit.Event, 0, len(results)),
 	}
 	ctxJSON, _ := json.Marshal(actx)
-	buf := make([]byte, 0, 400*len(results)) // the payloads, back to back
+	buf := make([]byte, 0, 512*len(results)) // the payloads, back to back: about 470 bytes each
 	for _, r := range results {
 		start := len(buf)
 		var p []byte // none, as json.Marshal gives, if a score cannot be encoded
