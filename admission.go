@@ -490,5 +490,8 @@ func checkStatus(status string) error {
 // Review records a reviewer's verdict on a quarantined memory; the verdict
 // becomes a labelled example for training the gate.
 func (e *Engine) Review(ctx context.Context, item int64, approve bool, reviewer, note string) (audit.QuarantineItem, error) {
+	if err := memory.CheckNote("note", note); err != nil {
+		return audit.QuarantineItem{}, fmt.Errorf("review %d: %w", item, err)
+	}
 	return e.store.Review(ctx, audit.Review{Item: item, Approve: approve, Reviewer: reviewer, Note: note, At: e.now()})
 }

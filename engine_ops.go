@@ -221,6 +221,9 @@ func (e *Engine) Revoke(ctx context.Context, id, reason string) (memory.Memory, 
 // revoke is Revoke, naming the principal in the audit event.
 func (e *Engine) revoke(ctx context.Context, id, reason, principal string) (memory.Memory, error) {
 	id = memory.NormalizeID(id)
+	if err := memory.CheckNote("reason", reason); err != nil {
+		return memory.Memory{}, fmt.Errorf("revoke %s: %w", id, err)
+	}
 	change := store.Change{Reason: reason, At: e.now().UTC(), PrincipalID: principal}
 	if e.follow != nil {
 		m, err := e.store.Revoke(ctx, id, change)
@@ -247,6 +250,9 @@ func (e *Engine) Forget(ctx context.Context, id, reason string) (memory.Tombston
 // forget is Forget, naming the principal in the audit event.
 func (e *Engine) forget(ctx context.Context, id, reason, principal string) (memory.Tombstone, error) {
 	id = memory.NormalizeID(id)
+	if err := memory.CheckNote("reason", reason); err != nil {
+		return memory.Tombstone{}, fmt.Errorf("forget %s: %w", id, err)
+	}
 	change := store.Change{Reason: reason, At: e.now().UTC(), PrincipalID: principal}
 	if e.follow != nil {
 		t, err := e.store.Forget(ctx, id, change)

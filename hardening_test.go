@@ -332,3 +332,31 @@ func TestTypedErrors(t *testing.T) {
 		t.Fatalf("foreign id: %v is not ErrNotFound", err)
 	}
 }
+
+// TestNotesAreChecked: a revocation's or forgetting's reason and a
+// reviewer's note that are not valid UTF-8, or too long, are refused with
+// an error naming the field, and nothing is changed.
+func TestNotesAreChecked(t *testing.T) {
+	e, _ := openTemp(t, nil)
+	add(t, e, memory.Memory{ID: "a", UserID: "u", Text: "note"})
+	for _, bad := range []string{"bad \xff byte", strings.Repeat("x", memory.MaxTextBytes+1)} {
+		for name, op := range map[string]func() error{
+			"revoke": func() error { _, err := e.Revoke(ctx, "a", bad); return err },
+			"forget": func() error { _, err := e.Forget(ctx, "a", bad); return err },
+			"review": func() error { _, err := e.Review(ctx, 1, true, "rev", bad); return err },
+		} {
+			err := op()
+			var fe *memory.FieldError
+			if !errors.As(err, &fe) || (fe.Field != "reason" && fe.Field != "note") {
+				t.Fatalf("%s with a bad note (%d bytes): %v is not a *memory.FieldError naming it", name, len(bad), err)
+			}
+		}
+	}
+	m, err := e.Get(ctx, "a")
+	if err != nil || m.Revoked {
+		t.Fatalf("after refused changes: %+v, %v; want a, not revoked", m, err)
+	}
+	if _, err := e.Revoke(ctx, "a", "a fine reason, ünïcödé"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -323,6 +323,19 @@ func CheckText(field, s string) error {
 	return nil
 }
 
+// CheckNote reports whether s can be a free-text note: the reason for a
+// revocation or a forgetting, a reviewer's note. It may be empty; it must be
+// valid UTF-8 of at most MaxTextBytes. field names s in the error.
+func CheckNote(field, s string) error {
+	switch {
+	case len(s) > MaxTextBytes:
+		return fieldErr(field, "is %d bytes; the limit is %d", len(s), MaxTextBytes)
+	case !utf8.ValidString(s):
+		return fieldErr(field, "is not valid UTF-8")
+	}
+	return nil
+}
+
 func checkEnum[T ~string](field string, v T, allowed []T) error {
 	if _, err := parseEnum(string(v), allowed); err != nil {
 		return &FieldError{Field: field, Problem: err.Error()}
