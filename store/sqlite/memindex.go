@@ -5,9 +5,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/memgate/memgate/audit"
 )
 
 // The audit trail finds a memory's events through audit_memory_index
@@ -40,13 +43,20 @@ const memoryIndexUpto = "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE
 // transaction per step, and the last step moves audit_memory_upto to the
 // batch's end. A crash mid-batch leaves entries past audit_memory_upto,
 // which the next batch inserts again (OR IGNORE). Events the writer has no
-// record of (another process's, or those an earlier process left) are
-// indexed from the trail itself, a range at a time, each with the move of
-// audit_memory_upto in its transaction.
+// record of (another process's, revocations the store writes in their own
+// transactions, those an earlier process left) are indexed from the trail
+// itself, a range at a time, each with the move of audit_memory_upto in its
+// transaction.
+//
+// Each step checks that the trail is still the one the writer recorded: the
+// batch's last event must be as written, and audit_memory_step (in meta)
+// must hold the token the batch's previous step wrote there. A file
+// restored in place from an older copy fails one or the other, and the
+// writer then drops what it recorded and indexes the trail itself.
 type memIndexer struct {
 	loaded bool      // upto and last were read from the store
 	upto   int64     // audit_memory_upto as last read or written
-	last   int64     // the greatest seq the writer committed (or read when loaded)
+	last   int64     // the greatest seq the writer knows of
 	runs   []seqRun  // what the writer committed after upto, in seq order
 	cur    *memBatch // the batch under way, if any
 	idling bool      // the writer was idle memIndexIdle: index every event waiting
@@ -57,8 +67,8 @@ type memIndexer struct {
 	batch    int64         // events waiting before an idle writer indexes them: memIndexBatch
 	most     int64         // events waiting beyond which the writer indexes after each group: memIndexMost
 	idle     time.Duration // memIndexIdle
-	step     int           // entries one step inserts at most: memIndexStep
-	memories int           // memories one step inserts entries of at most: memIndexMemories
+	step     int           // entries (events from the trail) one step inserts at most: memIndexStep
+	memories int           // memories one step of a batch inserts entries of at most: memIndexMemories
 }
 
 // A seqRun is the events of one request the writer committed: seqs first to
@@ -67,6 +77,18 @@ type seqRun struct {
 	first, last int64
 	refs        []memRef
 	lastKey     eventKey
+}
+
+// newRun is the run of events written from seq first on.
+func newRun(first int64, events []audit.Event) seqRun {
+	e := &events[len(events)-1]
+	run := seqRun{first: first, last: first + int64(len(events)) - 1, lastKey: eventKey{string(e.Kind), e.MemoryID, e.At.UnixNano()}}
+	for i := range events {
+		if id := events[i].MemoryID; id != "" {
+			run.refs = append(run.refs, memRef{first + int64(i), id})
+		}
+	}
+	return run
 }
 
 // An eventKey identifies an event in the trail beyond its seq, to tell the
@@ -90,22 +112,24 @@ type memBatch struct {
 	hiKey  eventKey // event hi, to check that the events are still these
 	refs   []memRef
 	pos    int
+	token  int64 // what the batch's last step wrote in audit_memory_step
 }
 
-// errTrailChanged is the error of a step that found the events it was to
-// index replaced by others.
+// errTrailChanged is the error of a step that found the trail it was to
+// index replaced.
 var errTrailChanged = errors.New("the audit trail is not the one the writer wrote")
 
-// The catch-up's bounds. A step writes the leaves of at most
+// The catch-up's bounds. A step of a batch writes the leaves of at most
 // memIndexMemories memories, a few hundred microseconds of the writer's
 // time: an admission that arrives during one waits at most that long. A
 // batch covers at least memIndexBatch events, ten admissions of fifty
-// candidates, so that a memory retrieved by each of them costs one write
-// of its leaf, not ten. memIndexMost bounds the events a read by memory
-// scans, and what the writer keeps, when it is never idle.
+// candidates, so that a memory retrieved by several of them costs one
+// write of its leaf, not one per admission. memIndexMost bounds the events
+// a read by memory scans, a few milliseconds' worth, when the writer is
+// never idle.
 const (
 	memIndexBatch    = 512
-	memIndexMost     = 65536
+	memIndexMost     = 16384
 	memIndexIdle     = 250 * time.Millisecond
 	memIndexStep     = 256
 	memIndexMemories = 16
@@ -125,27 +149,35 @@ func (m *memIndexer) waiting() int64 {
 	return max(m.last-m.upto, 0)
 }
 
-// committed records the events of r, which the writer committed, reading
-// the index's state first if it has not yet: a store may have been left
-// with events to index by an earlier process.
-func (w *auditWriter) committed(ctx context.Context, r *auditReq) {
+// load reads the index's state from the store, forgetting what the writer
+// recorded.
+func (w *auditWriter) load(ctx context.Context) {
 	m := &w.mi
+	m.runs, m.cur = nil, nil
+	err := w.db.QueryRowContext(ctx, "SELECT "+memoryIndexUpto+", (SELECT coalesce(max(seq), 0) FROM audit_events)").Scan(&m.upto, &m.last)
+	m.loaded = err == nil
+}
+
+// committed records run, which the writer committed, reading the index's
+// state first if it has not yet: a store may have been left with events to
+// index by an earlier process.
+func (w *auditWriter) committed(ctx context.Context, run seqRun) {
+	m := &w.mi
+	m.failed = false
+	if m.loaded && run.first <= m.last {
+		// Seqs went back: the file was replaced under the writer. The
+		// trail is indexed from itself.
+		m.loaded = false
+	}
 	if !m.loaded {
-		err := w.db.QueryRowContext(ctx, "SELECT "+memoryIndexUpto+", (SELECT coalesce(max(seq), 0) FROM audit_events)").Scan(&m.upto, &m.last)
-		if m.loaded = err == nil; !m.loaded {
+		// The run is in the trail already: recorded if it ends it, and
+		// the events before it are indexed from the trail.
+		if w.load(ctx); !m.loaded || m.last != run.last {
 			return
 		}
 	}
-	e := &r.events[len(r.events)-1]
-	run := seqRun{first: r.first, last: r.first + int64(len(r.events)) - 1, lastKey: eventKey{string(e.Kind), e.MemoryID, e.At.UnixNano()}}
-	for i := range r.events {
-		if id := r.events[i].MemoryID; id != "" {
-			run.refs = append(run.refs, memRef{run.first + int64(i), id})
-		}
-	}
 	m.runs = append(m.runs, run)
-	m.last = max(m.last, run.last)
-	m.failed = false
+	m.last = run.last
 	if m.waiting() > 4*m.most {
 		// Steps fail, or cannot keep up: keep memory bounded, and
 		// index the trail itself once they can.
@@ -164,14 +196,21 @@ func (m *memIndexer) idleWork() bool {
 	return !m.failed && (m.idling || n >= m.batch)
 }
 
-// indexStep runs one step of the catch-up in one transaction. It returns
-// false if it failed; the next step retries.
-func (w *auditWriter) indexStep(ctx context.Context) bool {
+// indexStep runs one step of the catch-up in one transaction; fromTrail
+// indexes from the trail, not from the writer's record. It returns false if
+// it failed; the next step retries.
+func (w *auditWriter) indexStep(ctx context.Context, fromTrail bool) bool {
 	m := &w.mi
-	var upto int64
+	if w.beforeStep != nil {
+		w.beforeStep()
+	}
+	if fromTrail {
+		m.runs, m.cur = nil, nil
+	}
 	var next memIndexer // m as it is after the step, if it commits
 	err := w.tx(ctx, func(ex execer) error {
 		tx := ex.(*stmtTx).tx
+		var upto int64
 		if err := tx.QueryRowContext(ctx, "SELECT "+memoryIndexUpto).Scan(&upto); err != nil {
 			return err
 		}
@@ -182,12 +221,7 @@ func (w *auditWriter) indexStep(ctx context.Context) bool {
 		}
 		next.forget(upto)
 		if next.cur == nil && (len(next.runs) == 0 || next.runs[0].first > upto+1) {
-			end, err := next.insertFrom(ctx, tx, upto)
-			if err == nil {
-				next.upto = end
-				err = setMemoryIndexUpto(ctx, ex, end)
-			}
-			return err
+			return next.insertFrom(ctx, ex, tx, upto)
 		}
 		if next.cur == nil {
 			next.cur = next.newBatch(upto)
@@ -195,9 +229,7 @@ func (w *auditWriter) indexStep(ctx context.Context) bool {
 		return next.insertBatch(ctx, ex, tx, upto)
 	})
 	if errors.Is(err, errTrailChanged) {
-		// The step wrote nothing. What the writer recorded is not the
-		// trail: index the trail itself from now on.
-		m.runs, m.cur = nil, nil
+		w.load(ctx) // the step wrote nothing
 		return true
 	}
 	if err != nil {
@@ -212,8 +244,7 @@ func (w *auditWriter) indexStep(ctx context.Context) bool {
 func (m *memIndexer) forget(upto int64) {
 	if m.cur != nil && (upto >= m.cur.hi || upto < m.cur.lo) {
 		// Another writer indexed it, or the file was replaced by an
-		// older copy (which the next batch's check of its last event
-		// finds out).
+		// older copy (which the next batch's checks find out).
 		m.cur = nil
 	}
 	i := 0
@@ -253,16 +284,24 @@ func (m *memIndexer) newBatch(upto int64) *memBatch {
 
 // insertBatch inserts the entries of the next few memories of the batch;
 // after the last, it moves audit_memory_upto to the batch's end. It inserts
-// nothing, and returns errTrailChanged, if event hi is not the one the
-// writer wrote.
+// nothing, and returns errTrailChanged, if the trail is not the one the
+// writer recorded (see memIndexer).
 func (m *memIndexer) insertBatch(ctx context.Context, ex execer, tx *sql.Tx, upto int64) error {
 	b := m.cur
 	var key eventKey
-	err := tx.QueryRowContext(ctx, "SELECT kind, coalesce(memory_id, ''), at FROM audit_events WHERE seq = ?", b.hi).Scan(&key.kind, &key.memory, &key.at)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && key != b.hiKey {
+	var token sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT kind, coalesce(memory_id, ''), at,
+		(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'audit_memory_step') FROM audit_events WHERE seq = ?`, b.hi).
+		Scan(&key.kind, &key.memory, &key.at, &token)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && (key != b.hiKey || b.pos > 0 && token.Int64 != b.token) {
 		return errTrailChanged
 	}
 	if err != nil {
+		return err
+	}
+	b.token = rand.Int64()
+	if _, err := ex.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('audit_memory_step', CAST(? AS TEXT))
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, b.token); err != nil {
 		return err
 	}
 	end, memories := b.pos, 0
@@ -287,17 +326,25 @@ func (m *memIndexer) insertBatch(ctx context.Context, ex execer, tx *sql.Tx, upt
 	return setMemoryIndexUpto(ctx, ex, b.hi)
 }
 
+// refsPerStmt is how many entries one insert statement takes. Every
+// statement has this many, the last entry repeated to fill it (OR IGNORE
+// makes the copies no-ops), so that the writer prepares one statement for
+// them rather than one per count.
+const refsPerStmt = 64
+
+// insertRefsStmt inserts refsPerStmt entries.
+var insertRefsStmt = "INSERT OR IGNORE INTO audit_memory_index (memory_id, seq) VALUES " +
+	strings.TrimSuffix(strings.Repeat("(?,?),", refsPerStmt), ",")
+
 // insertRefs inserts index entries.
 func insertRefs(ctx context.Context, ex execer, refs []memRef) error {
-	const perStmt = 400 // 800 parameters, under SQLite's limit
-	for start := 0; start < len(refs); start += perStmt {
-		chunk := refs[start:min(start+perStmt, len(refs))]
-		args := make([]any, 0, 2*len(chunk))
-		for _, r := range chunk {
-			args = append(args, r.id, r.seq)
+	args := make([]any, 2*refsPerStmt)
+	for start := 0; start < len(refs); start += refsPerStmt {
+		for i := range refsPerStmt {
+			r := refs[min(start+i, len(refs)-1)]
+			args[2*i], args[2*i+1] = r.id, r.seq
 		}
-		values := strings.Repeat("(?,?),", len(chunk))
-		if _, err := ex.ExecContext(ctx, "INSERT OR IGNORE INTO audit_memory_index (memory_id, seq) VALUES "+values[:len(values)-1], args...); err != nil {
+		if _, err := ex.ExecContext(ctx, insertRefsStmt, args...); err != nil {
 			return err
 		}
 	}
@@ -306,20 +353,28 @@ func insertRefs(ctx context.Context, ex execer, refs []memRef) error {
 
 // insertFrom inserts the entries of the events after upto that the writer
 // has no record of, reading them from the trail: at most m.step events, and
-// none of the writer's next run. It returns the end of the range.
-func (m *memIndexer) insertFrom(ctx context.Context, tx *sql.Tx, upto int64) (int64, error) {
+// none of the writer's next run; and moves audit_memory_upto past them.
+func (m *memIndexer) insertFrom(ctx context.Context, ex execer, tx *sql.Tx, upto int64) error {
 	end := upto + int64(m.step)
 	if len(m.runs) > 0 {
 		end = min(end, m.runs[0].first-1)
 	}
 	var last int64
 	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0) FROM audit_events").Scan(&last); err != nil {
-		return 0, err
+		return err
 	}
 	end = max(min(end, last), upto)
-	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO audit_memory_index (memory_id, seq)
-		SELECT memory_id, seq FROM audit_events WHERE seq > ? AND seq <= ? AND memory_id IS NOT NULL ORDER BY memory_id, seq`, upto, end)
-	return end, err
+	if _, err := ex.ExecContext(ctx, `INSERT OR IGNORE INTO audit_memory_index (memory_id, seq)
+		SELECT memory_id, seq FROM audit_events WHERE seq > ? AND seq <= ? AND memory_id IS NOT NULL ORDER BY memory_id, seq`, upto, end); err != nil {
+		return err
+	}
+	// The trail as this transaction sees it: what the writer knew may be
+	// past its end if the file was replaced by a shorter copy.
+	m.upto, m.last = end, max(last, end)
+	if len(m.runs) > 0 {
+		m.last = max(m.last, m.runs[len(m.runs)-1].last)
+	}
+	return setMemoryIndexUpto(ctx, ex, end)
 }
 
 // setMemoryIndexUpto moves audit_memory_upto forward to end.

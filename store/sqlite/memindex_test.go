@@ -1,12 +1,14 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -338,4 +340,253 @@ func TestRestoreIndexesByMemory(t *testing.T) {
 		t.Fatalf("after the restore the index covers %d of %d events", upto, last)
 	}
 	checkByMemory(t, dst, ids)
+}
+
+// admitMemories records an admission of task with a decision on each of ids.
+func admitMemories(t *testing.T, s *Store, task string, ids ...string) {
+	t.Helper()
+	a := &audit.Admission{Search: audit.Event{Kind: audit.Search, At: t0, TaskID: task, UserID: "u", Payload: []byte(`{}`)}}
+	for _, id := range ids {
+		a.Decisions = append(a.Decisions, audit.Event{Kind: audit.Decision, At: t0, TaskID: task, UserID: "u",
+			MemoryID: id, Decision: "admit", Payload: []byte(`{}`)})
+	}
+	if _, err := s.RecordAdmission(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMemoryIndexRestoreWithStaleRuns: an older, shorter copy of the file
+// restored in place while the writer holds runs it has not indexed. The
+// stale runs must not reach the index (Check would find entries naming the
+// wrong memory), and the writer, which knew of events past the restored
+// trail's end, must not step without progress while idle.
+func TestMemoryIndexRestoreWithStaleRuns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.db")
+	s := openMemIndex(t, path, memIndexSettings{batch: 1 << 40, step: memIndexStep, memories: memIndexMemories, idle: 300 * time.Millisecond})
+	admitMemories(t, s, "old", "a1", "a2")
+	waitIndexed(t, s) // after 300 ms idle
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	copyDB(t, s, backup, false) // events 1..3, indexed
+	for i := range 3 {          // seqs 4..15: recorded, not indexed (no idle yet)
+		admitMemories(t, s, "stale", fmt.Sprintf("s%d", i), "s9", "s8")
+	}
+	copyDB(t, s, backup, true)       // back to 1..3
+	admitMemories(t, s, "new", "n1") // seqs 4..5, run after the stale ones
+	waitIndexed(t, s)
+	time.Sleep(200 * time.Millisecond)
+	c0 := cpuTime()
+	time.Sleep(time.Second) // nothing asked of the store
+	cpu := time.Duration(cpuTime() - c0)
+	t.Logf("CPU used in 1 s of idleness: %v", cpu)
+	if err := s.Check(ctx); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if cpu > 300*time.Millisecond {
+		t.Errorf("the idle writer spins: %v of CPU in 1 s", cpu)
+	}
+}
+
+// TestMemoryIndexRecordsBeforeAnswering: a group in which one request fails
+// is written again request by request, each caller answered in turn. A
+// caller that reuses its events' slice once answered must not change what
+// the writer indexes (it records a request's entries before answering).
+func TestMemoryIndexRecordsBeforeAnswering(t *testing.T) {
+	s := openMemIndex(t, filepath.Join(t.TempDir(), "idx.db"), indexEagerly)
+	if _, err := s.audit.db.ExecContext(ctx, `CREATE TEMP TRIGGER refuse_bad BEFORE INSERT ON audit_events
+		WHEN NEW.task_id = 'bad' BEGIN SELECT RAISE(ABORT, 'bad row refused'); END`); err != nil {
+		t.Fatal(err)
+	}
+	// Requests of task "slow" take some milliseconds to write.
+	if _, err := s.audit.db.ExecContext(ctx, `CREATE TEMP TRIGGER slow BEFORE INSERT ON audit_events
+		WHEN NEW.task_id = 'slow' BEGIN SELECT count(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 30000) SELECT x FROM c); END`); err != nil {
+		t.Fatal(err)
+	}
+	held, release := holdWriter(t, s, nil)
+	go s.AppendEvents(ctx, []audit.Event{{Kind: audit.Binding, At: t0, TaskID: "first", Payload: []byte(`{}`)}})
+	<-held
+	evs := []audit.Event{{Kind: audit.Binding, At: t0, TaskID: "good", MemoryID: "x", Payload: []byte(`{}`)}}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if _, err := s.AppendEvents(ctx, evs); err != nil {
+			t.Error(err)
+		}
+		evs[0].MemoryID = "reused" // AppendEvents returned: the slice is the caller's again
+	}()
+	waitQueued(t, s, 1)
+	go func() {
+		defer wg.Done()
+		s.AppendEvents(context.Background(), []audit.Event{{Kind: audit.Binding, At: t0, TaskID: "bad", Payload: []byte(`{}`)}})
+	}()
+	waitQueued(t, s, 2)
+	for i := range 3 { // more of the group, each written again alone after good is answered
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.AppendEvents(ctx, []audit.Event{{Kind: audit.Binding, At: t0, TaskID: "slow", Payload: []byte(`{}`)}})
+		}()
+		waitQueued(t, s, 3+i)
+	}
+	release()
+	wg.Wait()
+	waitIndexed(t, s)
+	got, err := s.Events(ctx, audit.Filter{MemoryID: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Errorf("events of x: %d, want 1", len(got))
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+// countEntries is how many entries the memory index holds.
+func countEntries(t *testing.T, s *Store) (n int) {
+	t.Helper()
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM audit_memory_index").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// waitEntries waits until the memory index holds n entries.
+func waitEntries(t *testing.T, s *Store, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); countEntries(t, s) != n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d entries, want %d", countEntries(t, s), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// appendPlain appends an event that names no memory.
+func appendPlain(t *testing.T, s *Store) {
+	t.Helper()
+	if _, err := s.AppendEvents(ctx, []audit.Event{{Kind: audit.Injection, At: t0, TaskID: "t", Payload: []byte(`{}`)}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMemoryIndexRestoreMidBatch: a copy of the file taken between two
+// steps of a batch and restored in place at the next step, while the
+// writer is idle: the trail is the same, event hi too, but the entries of
+// the step between copy and restore are gone. The writer must not move
+// audit_memory_upto over them (the batch's step token tells).
+func TestMemoryIndexRestoreMidBatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.db")
+	s := openMemIndex(t, path, memIndexSettings{batch: 4, step: memIndexStep, memories: 1, idle: 10 * time.Millisecond})
+	at, proceed := make(chan int), make(chan struct{})
+	steps := 0
+	s.audit.beforeStep = func() {
+		steps++
+		if steps == 2 || steps == 3 {
+			at <- steps
+			<-proceed
+		}
+	}
+	admitMemories(t, s, "a", "m1", "m2", "m3", "m4") // seqs 1..5; step 1: m1; idle, then steps 2, 3, …
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	<-at
+	copyDB(t, s, backup, false) // events 1..5, m1's entry
+	proceed <- struct{}{}       // step 2: m2's entry
+	<-at
+	copyDB(t, s, backup, true) // m2's entry is gone
+	proceed <- struct{}{}
+	waitIndexed(t, s)
+	checkByMemory(t, s, []string{"m1", "m2", "m3", "m4"})
+}
+
+// TestMemoryIndexRestoreAfterCommits: a copy of the file taken mid-batch
+// and restored in place after more events were written: the writer sees
+// seqs go back and indexes the trail itself.
+func TestMemoryIndexRestoreAfterCommits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.db")
+	// One step (one memory) each time the writer waits for a request: fewer
+	// than two batches wait.
+	s := openMemIndex(t, path, memIndexSettings{batch: 4, step: memIndexStep, memories: 1, idle: time.Hour})
+	admitMemories(t, s, "a", "m1", "m2", "m3", "m4") // seqs 1..5; step 1 inserts m1's entry
+	waitEntries(t, s, 1)
+	backup := filepath.Join(t.TempDir(), "backup.db")
+	copyDB(t, s, backup, false) // events 1..5, m1's entry, upto 0
+	appendPlain(t, s)           // step 2: m2's entry
+	waitEntries(t, s, 2)
+	copyDB(t, s, backup, true) // m2's entry is gone
+	appendPlain(t, s)          // step 3: m3
+	appendPlain(t, s)          // step 4: m4, and audit_memory_upto = 5
+	appendPlain(t, s)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if upto, _ := memIndexState(t, s); upto >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("not indexed")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	evs, err := s.Events(ctx, audit.Filter{MemoryID: "m2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != 1 {
+		t.Errorf("events of m2: %d, want 1", len(evs))
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestMemoryIndexKeepsUpUnderLoad: under steady admissions of 50 distinct
+// memories each, more than a step of a batch (16 memories) takes, the
+// events a read by memory scans stay within twice most.
+func TestMemoryIndexKeepsUpUnderLoad(t *testing.T) {
+	s := openMemIndex(t, filepath.Join(t.TempDir(), "load.db"), memIndexSettings{batch: memIndexBatch, step: memIndexStep, memories: memIndexMemories, idle: time.Hour})
+	s.audit.mi.most = 600
+	worst := int64(0)
+	for i := range 500 {
+		ids := make([]string, 50)
+		for j := range ids {
+			ids[j] = fmt.Sprintf("m%d-%d", i, j)
+		}
+		admitMemories(t, s, "t", ids...)
+		if i%10 == 0 {
+			upto, last := memIndexState(t, s)
+			worst = max(worst, last-upto)
+		}
+	}
+	t.Logf("most = 600: up to %d events waiting for the index", worst)
+	if worst > 2*600 {
+		t.Errorf("reads by memory scan up to %d events, most is 600", worst)
+	}
+}
+
+// TestMemoryIndexStatementsStayFew: the catch-up's inserts, whatever their
+// count of entries, take few of the writer's maxStmts prepared statements,
+// which appendEvents' statements need.
+func TestMemoryIndexStatementsStayFew(t *testing.T) {
+	s := openMemIndex(t, filepath.Join(t.TempDir(), "stmts.db"), indexWhenIdle)
+	for round := range 8 {
+		for i := range 60 {
+			ids := make([]string, 1+(i*7+round)%50)
+			for j := range ids {
+				ids[j] = fmt.Sprintf("m%d", (i*13+j*(round+1))%997)
+			}
+			admitMemories(t, s, "t", ids...)
+		}
+		waitIndexed(t, s)
+	}
+	time.Sleep(50 * time.Millisecond)
+	index := 0
+	for q := range s.audit.stmts {
+		if strings.HasPrefix(q, "INSERT OR IGNORE INTO audit_memory_index") {
+			index++
+		}
+	}
+	t.Logf("%d statements prepared, %d of them the memory index's", len(s.audit.stmts), index)
+	if index > 8 {
+		t.Errorf("%d of the writer's %d prepared statements insert index entries", index, len(s.audit.stmts))
+	}
 }

@@ -137,6 +137,10 @@ type auditWriter struct {
 	beforeGroup func(group []*auditReq)
 
 	mi memIndexer // the catch-up of the audit trail's memory index
+
+	// beforeStep, if set (tests only), is called before each step of the
+	// memory index's catch-up, from the writer's goroutine.
+	beforeStep func()
 }
 
 // Request states: a waiting request is pending until the writer takes it
@@ -157,7 +161,8 @@ type auditReq struct {
 	admission  bool                   // link decisions and quarantine items to events[0]
 
 	state atomic.Int32
-	first int64 // the seq of events[0]
+	first int64  // the seq of events[0]
+	run   seqRun // what was written, for the memory index; its refs are nil if there were no events
 	err   error
 	done  chan struct{} // closed once first and err are set
 }
@@ -177,6 +182,12 @@ func (r *auditReq) write(ctx context.Context, tx execer) error {
 		}
 	}
 	r.first = first
+	// Recorded now, before the caller is answered and may reuse events.
+	if len(r.events) > 0 {
+		r.run = newRun(first, r.events)
+	} else {
+		r.run = seqRun{}
+	}
 	return nil
 }
 
@@ -276,8 +287,8 @@ func (w *auditWriter) appended(group []*auditReq) {
 	}
 	for _, r := range group {
 		w.logged += r.rows()
-		if len(r.events) > 0 {
-			w.committed(context.Background(), r)
+		if r.run.last > 0 {
+			w.committed(context.Background(), r.run)
 		}
 	}
 	if w.logged >= checkpointRows {
@@ -386,8 +397,11 @@ func (w *auditWriter) run() {
 		if len(group) > 0 {
 			w.write(group)
 		}
-		if w.mi.waiting() >= w.mi.most && !w.mi.failed {
-			w.indexStep(context.Background()) // never idle: keep what reads scan bounded
+		// Never idle: keep what reads scan bounded, indexing from the
+		// trail, which is not bound to a few memories a step, about twice
+		// what the group added.
+		for n := 2 * rows; n > 0 && w.mi.waiting() >= w.mi.most && !w.mi.failed; n -= w.mi.step {
+			w.indexStep(context.Background(), true)
 		}
 	}
 }
@@ -412,10 +426,10 @@ func (w *auditWriter) receive() (*auditReq, bool) {
 		default:
 		}
 		// One step per wait for a request, so that steps are spread over
-		// the gaps between admissions rather than run into the next one;
-		// an idle writer goes on till it is done.
-		if w.mi.idleWork() && (!stepped || w.mi.idling) {
-			w.indexStep(ctx)
+		// the gaps between admissions rather than run into the next one,
+		// unless they fall behind; an idle writer goes on till it is done.
+		if w.mi.idleWork() && (!stepped || w.mi.idling || w.mi.waiting() >= 2*w.mi.batch) {
+			w.indexStep(ctx, false)
 			stepped = true
 			continue
 		}
