@@ -43,31 +43,22 @@ func (p *DecisionPayload) AppendJSON(dst []byte) ([]byte, error) {
 	b = append(b, `},"scores":{"similarity":`...)
 	var ok bool
 	if b, ok = appendFloat(b, s.Similarity); !ok {
-		return dst, errUnsupported(s.Similarity)
+		_, err := json.Marshal(p)
+		return dst, err
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"lexical", s.Lexical}, {"retrieval", s.Retrieval}} {
-		if f.v != 0 {
-			b = appendKey(b, 1, f.name)
-			if b, ok = appendFloat(b, f.v); !ok {
-				return dst, errUnsupported(f.v)
-			}
-		}
+	if b, ok = appendOptional(b, "lexical", s.Lexical); ok {
+		b, ok = appendOptional(b, "retrieval", s.Retrieval)
 	}
 	b = appendKey(b, 1, "effectiveAuthority")
 	b = appendString(b, string(s.EffectiveAuthority))
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"gateFit", s.GateFit}, {"gateThreshold", s.GateThreshold}} {
-		if f.v != 0 {
-			b = appendKey(b, 1, f.name)
-			if b, ok = appendFloat(b, f.v); !ok {
-				return dst, errUnsupported(f.v)
-			}
+	if ok {
+		if b, ok = appendOptional(b, "gateFit", s.GateFit); ok {
+			b, ok = appendOptional(b, "gateThreshold", s.GateThreshold)
 		}
+	}
+	if !ok {
+		_, err := json.Marshal(p) // its error, on the score it could not encode
+		return dst, err
 	}
 	if len(s.GateFactors) > 0 {
 		b = appendKey(b, 1, "gateFactors")
@@ -83,11 +74,9 @@ func (p *DecisionPayload) AppendJSON(dst []byte) ([]byte, error) {
 	if s.GateScored {
 		b = append(appendKey(b, 1, "gateScored"), "true"...)
 	}
-	if s.GateInstruction != 0 {
-		b = appendKey(b, 1, "gateInstruction")
-		if b, ok = appendFloat(b, s.GateInstruction); !ok {
-			return dst, errUnsupported(s.GateInstruction)
-		}
+	if b, ok = appendOptional(b, "gateInstruction", s.GateInstruction); !ok {
+		_, err := json.Marshal(p)
+		return dst, err
 	}
 	if s.GateOutOfRange {
 		b = append(appendKey(b, 1, "gateOutOfRange"), "true"...)
@@ -145,8 +134,11 @@ func appendFloat(b []byte, f float64) ([]byte, bool) {
 	return b, true
 }
 
-// errUnsupported is json.Marshal's error for f.
-func errUnsupported(f float64) error {
-	_, err := json.Marshal(f)
-	return err
+// appendOptional appends a score member that is left out when zero (JSON's
+// omitempty), as a later member; false if v cannot be encoded.
+func appendOptional(b []byte, name string, v float64) ([]byte, bool) {
+	if v == 0 {
+		return b, true
+	}
+	return appendFloat(appendKey(b, 1, name), v)
 }
