@@ -14,7 +14,7 @@ func DotInt8(a, b []int8) int32 {
 	n := 0
 	if useAsm && len(a) >= 32 {
 		n = len(a) &^ 31
-		s = dotInt8Asm(&a[0], &b[0], n)
+		dotInt8RowsAsm(&a[0], &b[0], n, 1, &s)
 	}
 	return s + dotInt8Generic(a[n:], b[n:])
 }

@@ -6,6 +6,4 @@ const useAsm = false
 
 func dotAsm(a, b *float32, n int) float32 { panic("unreachable") }
 
-func dotInt8Asm(a, b *int8, n int) int32 { panic("unreachable") }
-
 func dotInt8RowsAsm(q, rows *int8, dim, n int, out *int32) { panic("unreachable") }
