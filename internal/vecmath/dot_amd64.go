@@ -11,7 +11,6 @@ var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //go:noescape
 func dotAsm(a, b *float32, n int) float32
 
-
 // dotInt8RowsAsm is implemented in dot8_amd64.s. dim must be a positive
 // multiple of 32, and n positive.
 //
