@@ -146,11 +146,7 @@ func (sc *scan) approxChunk(w, c int) {
 		dots = dots[:hi-lo]
 		vecmath.DotInt8Rows(sc.qc, s.codes[lo*dim:hi*dim], dots)
 		for j, d := range dots {
-			i := lo + j
-			a := sc.qscale * float64(s.scales[i]) * float64(d)
-			m := sc.margin(i)
-			sc.approx[i] = a + m // pass 2 needs only the upper bound
-			low.offer(a-m, k)
+			sc.bound(&low, lo+j, d, k)
 		}
 		sc.lows[w], sc.dots[w] = low, dots
 		return
@@ -160,12 +156,19 @@ func (sc *scan) approxChunk(w, c int) {
 			sc.approx[i] = math.NaN() // never ≥ T: pass 2 skips the row
 			continue
 		}
-		a := sc.qscale * float64(s.scales[i]) * float64(vecmath.DotInt8(sc.qc, s.codes[i*dim:(i+1)*dim:(i+1)*dim]))
-		m := sc.margin(i)
-		sc.approx[i] = a + m // pass 2 needs only the upper bound
-		low.offer(a-m, k)
+		sc.bound(&low, i, vecmath.DotInt8(sc.qc, s.codes[i*dim:(i+1)*dim:(i+1)*dim]), k)
 	}
 	sc.lows[w] = low
+}
+
+// bound records the bounds of row i's score from dot, its codes' dot
+// product with the query's: the upper in sc.approx (pass 2 needs only that)
+// and the lower offered to low, a heap of the k largest.
+func (sc *scan) bound(low *lowHeap, i int, dot int32, k int) {
+	a := sc.qscale * float64(sc.s.scales[i]) * float64(dot)
+	m := sc.margin(i)
+	sc.approx[i] = a + m
+	low.offer(a-m, k)
 }
 
 // quantVectors runs both passes and returns the heap of the k best rows. It
