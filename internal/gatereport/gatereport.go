@@ -60,8 +60,8 @@ func (d *Data) Sources() []string {
 	return out
 }
 
-// isDev reports whether a public case goes to dev.
-func isDev(id string) bool {
+// IsDev reports whether a public case goes to dev.
+func IsDev(id string) bool {
 	h := fnv.New32a()
 	h.Write([]byte(id))
 	return float64(h.Sum32()%1000) < DevShare*1000
@@ -77,7 +77,7 @@ func (d *Data) TrainingSets(leaveOut ...string) (trainSet, devSet []eval.Case) {
 			continue
 		}
 		for _, c := range d.Public[s] {
-			if isDev(c.ID) {
+			if IsDev(c.ID) {
 				devSet = append(devSet, c)
 			} else {
 				trainSet = append(trainSet, c)
@@ -177,6 +177,19 @@ type Report struct {
 // but the suite's test split on that split. Every measurement is at equal
 // context size (k).
 func (d *Data) LOSO(ctx context.Context, o train.Options, k int, progress func(string)) (*Report, error) {
+	return d.loso(ctx, o, k, false, progress)
+}
+
+// DevLOSO is LOSO measured on each held-out source's dev share only (the
+// cases DevShare sends to dev), without the suite's test split: an estimate
+// of how the gate does on a source it was not trained on, for choosing
+// features and hyperparameters without looking at a test set. Each model
+// is trained, as in LOSO, without any case of the held-out source.
+func (d *Data) DevLOSO(ctx context.Context, o train.Options, k int, progress func(string)) (*Report, error) {
+	return d.loso(ctx, o, k, true, progress)
+}
+
+func (d *Data) loso(ctx context.Context, o train.Options, k int, devOnly bool, progress func(string)) (*Report, error) {
 	start := time.Now()
 	if progress == nil {
 		progress = func(string) {}
@@ -203,12 +216,18 @@ func (d *Data) LOSO(ctx context.Context, o train.Options, k int, progress func(s
 		return nil
 	}
 	for _, src := range d.Sources() {
-		if err := run(src, d.Public[src], src); err != nil {
+		cases := d.Public[src]
+		if devOnly {
+			cases = slices.DeleteFunc(slices.Clone(cases), func(c eval.Case) bool { return !IsDev(c.ID) })
+		}
+		if err := run(src, cases, src); err != nil {
 			return nil, err
 		}
 	}
-	if err := run(SuiteTest, d.Suite[suite.Test]); err != nil {
-		return nil, err
+	if !devOnly {
+		if err := run(SuiteTest, d.Suite[suite.Test]); err != nil {
+			return nil, err
+		}
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil

@@ -55,7 +55,7 @@ func TestTrainingSets(t *testing.T) {
 	for _, s := range d.Sources() {
 		var inTrain, inDev int
 		for _, c := range d.Public[s] {
-			if isDev(c.ID) {
+			if IsDev(c.ID) {
 				inDev++
 			} else {
 				inTrain++

@@ -30,6 +30,7 @@ func main() {
 	dev := flag.Int("dev-reasons", 0, "instead of the report, train as the shipped model and list, on the dev set only, the reasons that lower useful memories and threats per source, with this many examples per reason")
 	cues := flag.Bool("dev-cues", false, "instead of the report, list on the dev set only how often each cue of the instruction head fires on useful memories and on instruction threats, per source")
 	dump := flag.Bool("dev-dump", false, "instead of the report, write the dev set's useful memories and threats as JSON lines")
+	devLOSO := flag.Bool("dev-loso", false, "instead of the report, leave one source out as the report does but measure each held-out source on its dev share only")
 	head := flag.Bool("dev-head", false, "instead of the report, show on the dev set only what the instruction head would do at other thresholds")
 	flag.Parse()
 	d, err := gatereport.Load(*data)
@@ -78,7 +79,11 @@ func main() {
 			*model, h.Training.TrainSamples, h.Training.DevSamples, h.Training.BestEpoch, h.Training.DevLoss, len(h.Thresholds), h.TrainingDataHash[:16])
 		return
 	}
-	rep, err := d.LOSO(context.Background(), train.Options{Seed: *seed}, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
+	loso := d.LOSO
+	if *devLOSO {
+		loso = d.DevLOSO
+	}
+	rep, err := loso(context.Background(), train.Options{Seed: *seed}, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gatereport:", err)
 		os.Exit(1)
