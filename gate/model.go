@@ -85,7 +85,11 @@ type Range struct {
 
 // Training records how a model was trained.
 type Training struct {
-	Seed         uint64  `json:"seed"`
+	Seed uint64 `json:"seed"`
+	// Members is how many networks, trained from different seeds, the
+	// model averages (side by side in its layers); 0 in models that
+	// predate it, which have one.
+	Members      int     `json:"members,omitempty"`
 	Epochs       int     `json:"epochs"`
 	BestEpoch    int     `json:"bestEpoch"`
 	TrainSamples int     `json:"trainSamples"`

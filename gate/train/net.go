@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/memgate/memgate/gate"
 )
@@ -134,6 +135,54 @@ func (n *net) checkFinite() error {
 		}
 	}
 	return nil
+}
+
+// merge puts networks of one shape side by side into one network whose
+// output logit is the mean of theirs: each hidden layer is theirs
+// concatenated, block-diagonal (no unit sees another network's units), and
+// the output layer averages. One network merges into a copy of itself.
+func merge(nets []*net) *net {
+	k := len(nets)
+	sizes := slices.Clone(nets[0].sizes)
+	for l := 1; l < len(sizes)-1; l++ {
+		sizes[l] *= k
+	}
+	m := &net{sizes: sizes}
+	last := len(sizes) - 2
+	for l := 0; l <= last; l++ {
+		in, out := sizes[l], sizes[l+1]
+		inOne, outOne := nets[0].sizes[l], nets[0].sizes[l+1]
+		w, b := make([]float64, in*out), make([]float64, out)
+		for n, src := range nets {
+			inOff, outOff := 0, n*outOne // the member's block
+			if l > 0 {
+				inOff = n * inOne
+			}
+			if l == last {
+				outOff = 0
+			}
+			for j := range outOne {
+				for i := range inOne {
+					v := src.w[l][j*inOne+i]
+					if l == last {
+						v /= float64(k)
+					}
+					w[(outOff+j)*in+inOff+i] += v
+				}
+				if l == last {
+					b[j] += src.b[l][j] / float64(k)
+				} else {
+					b[outOff+j] = src.b[l][j]
+				}
+			}
+		}
+		m.w, m.b = append(m.w, w), append(m.b, b)
+	}
+	for _, s := range sizes {
+		m.acts = append(m.acts, make([]float64, s))
+		m.pres = append(m.pres, make([]float64, s))
+	}
+	return m
 }
 
 // model converts the trained network to an inference model.

@@ -13,7 +13,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/memgate/memgate/admit"
@@ -25,8 +27,15 @@ import (
 
 // Options control training.
 type Options struct {
-	Seed         uint64
-	Hidden       []int   // hidden layer widths; default [16]
+	Seed   uint64
+	Hidden []int // hidden layer widths of each member; default [16]
+	// Members is how many networks are trained, from different seeds, and
+	// averaged (their logits): one network's judgement of data it was not
+	// trained on swings with its seed, an average of several much less.
+	// The members are merged into one network whose hidden layers are
+	// theirs side by side, so the model file and the gate do not change.
+	// Default 3.
+	Members      int
 	Epochs       int     // default 500
 	Patience     int     // epochs without dev improvement before stopping; default 20
 	LearningRate float64 // default 1e-3
@@ -56,6 +65,9 @@ type Options struct {
 func (o *Options) defaults() {
 	if len(o.Hidden) == 0 {
 		o.Hidden = []int{16}
+	}
+	if o.Members <= 0 {
+		o.Members = 3
 	}
 	if o.Epochs <= 0 {
 		o.Epochs = 500
@@ -244,7 +256,55 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 	}
 	d := len(train[0].X)
 	sizes := append(append([]int{d}, o.Hidden...), 1)
-	net := newNet(sizes, rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15)))
+	// The members train side by side, each from its own seeds; the result
+	// does not depend on how they are scheduled.
+	members := make([]fitted, o.Members)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for k := range members {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			members[k] = fitMember(train, dev, sizes, o, uint64(k))
+		})
+	}
+	wg.Wait()
+	nets := make([]*net, len(members))
+	epochs, bestEpoch := 0, 0
+	for k, f := range members {
+		if f.err != nil {
+			return nil, fmt.Errorf("member %d: %w", k, f.err)
+		}
+		nets[k] = f.best
+		epochs, bestEpoch = max(epochs, f.epochs), max(bestEpoch, f.bestEpoch)
+	}
+	merged := merge(nets)
+	m := merged.model(gate.Header{
+		Format: gate.FormatVersion, Schema: gate.SchemaVersion, Embedder: o.embedder(), Sizes: merged.sizes,
+		MinUtility: o.MinUtility,
+		Training: gate.Training{Seed: o.Seed, Members: o.Members, Epochs: epochs, BestEpoch: bestEpoch, TrainSamples: len(train),
+			DevSamples: len(dev), DevLoss: merged.loss(dev)},
+	})
+	m.Header.Instruction = trainInstruction(train, dev, o)
+	calibrate(m, dev, o.MinUtility)
+	m.Header.Range = coverage(train, m)
+	m.Header.Features = gate.FeatureFingerprint()
+	return m, nil
+}
+
+// fitted is one member's training outcome.
+type fitted struct {
+	best              *net
+	epochs, bestEpoch int
+	err               error
+}
+
+// fitMember trains member k of a model: class-balanced binary cross-entropy
+// with Adam, metadata dropout, and early stopping on dev loss. Member 0
+// draws from the seeds a single network always did.
+func fitMember(train, dev []Sample, sizes []int, o Options, k uint64) fitted {
+	d := sizes[0]
+	net := newNet(sizes, rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+k)))
 	// Balance the classes: each contributes half of the loss.
 	pos := 0
 	for _, s := range train {
@@ -254,7 +314,7 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 	}
 	wPos, wNeg := float64(len(train))/(2*float64(pos)), float64(len(train))/(2*float64(len(train)-pos))
 	opt := newAdam(net, o.LearningRate)
-	r := rand.New(rand.NewPCG(o.Seed, 1))
+	r := rand.New(rand.NewPCG(o.Seed, 1+k<<32))
 	order := make([]int, len(train))
 	for i := range order {
 		order[i] = i
@@ -283,15 +343,15 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 				sum += w * net.backward(x, label(s.Fit), w/float64(len(batch)))
 			}
 			if err := net.checkFinite(); err != nil {
-				return nil, fmt.Errorf("epoch %d: %w", epoch, err)
+				return fitted{err: fmt.Errorf("epoch %d: %w", epoch, err)}
 			}
 			opt.step(net, o.L2)
 		}
 		devLoss := net.loss(dev)
 		if math.IsNaN(devLoss) || math.IsInf(devLoss, 0) {
-			return nil, fmt.Errorf("epoch %d: dev loss is not finite; lower the learning rate", epoch)
+			return fitted{err: fmt.Errorf("epoch %d: dev loss is not finite; lower the learning rate", epoch)}
 		}
-		if o.Progress != nil {
+		if o.Progress != nil && k == 0 {
 			o.Progress(epoch, o.Epochs, sum/float64(len(train)), devLoss)
 		}
 		if devLoss < bestLoss-1e-6 {
@@ -300,17 +360,7 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 			break
 		}
 	}
-	m := best.model(gate.Header{
-		Format: gate.FormatVersion, Schema: gate.SchemaVersion, Embedder: o.embedder(), Sizes: sizes,
-		MinUtility: o.MinUtility,
-		Training: gate.Training{Seed: o.Seed, Epochs: min(epoch, o.Epochs), BestEpoch: bestEpoch, TrainSamples: len(train),
-			DevSamples: len(dev), DevLoss: bestLoss},
-	})
-	m.Header.Instruction = trainInstruction(train, dev, o)
-	calibrate(m, dev, o.MinUtility)
-	m.Header.Range = coverage(train, m)
-	m.Header.Features = gate.FeatureFingerprint()
-	return m, nil
+	return fitted{best: best, epochs: min(epoch, o.Epochs), bestEpoch: bestEpoch}
 }
 
 func label(fit bool) float64 {
