@@ -35,7 +35,7 @@ import (
 
 // SchemaVersion identifies the feature layout; a model records the schema
 // it was trained on and is refused by a build with another.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // group is a named block of features. A group with a reason is a content
 // reason: when removing it from the input raises a low fit the most, the
@@ -51,7 +51,7 @@ var groups = []group{
 	{"instruction", len(instructionCues) + 1, admit.ReasonInstructionContent},
 	{"belief", 13, admit.ReasonBeliefOnObjective},
 	{"topic", 9, admit.ReasonTopicMismatch},
-	{"newer", 9, admit.ReasonNewerOnSubject},
+	{"newer", 13, admit.ReasonNewerOnSubject},
 	{"sensitive", 3, admit.ReasonSensitiveForTask},
 	{"revoked", 3, admit.ReasonRestatesRevoked},
 	{"duplicates", 2, ""},
@@ -59,6 +59,52 @@ var groups = []group{
 	{"task", len(admit.Intents) + len(admit.ToolRisks), ""},
 	{"metadata", 2*len(authorities) + len(memory.Kinds) + 1 + len(memory.Classifications) + 1 + 3 + 9 + 1, ""},
 }
+
+// evidence reports whether the features x of group gi (x is the group's
+// slice of a feature vector) show what the group's reason names: a cue of
+// an instruction, a belief or preference stated on an objective question,
+// confidently different life domains, a newer memory on the subject, a
+// sensitive word, an overlap with a withdrawn text. The fit network weighs
+// far more than that, and on data unlike its training a low fit can come
+// from anything (a lexical embedder misses that a bank transaction answers
+// "what did I spend"); a group only names the reason for lowering a
+// memory when its evidence is there.
+func evidence(gi int, x []float32) bool {
+	switch groups[gi].reason {
+	case admit.ReasonInstructionContent:
+		for i, use := range instructionHead {
+			if use && i < len(x) && x[i] > 0 {
+				return true
+			}
+		}
+	case admit.ReasonBeliefOnObjective:
+		return len(x) > beliefPressureObjective &&
+			(x[beliefOnObjective] > 0 || x[preferenceOnObjective] > 0 || x[beliefPressureObjective] > 0)
+	case admit.ReasonTopicMismatch:
+		return len(x) > topicDomainMismatch && x[topicDomainMismatch] == 1
+	case admit.ReasonNewerOnSubject:
+		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= 0.4 || x[newerChange] > 0)
+	case admit.ReasonSensitiveForTask:
+		return len(x) > 0 && x[0] > 0
+	case admit.ReasonRestatesRevoked:
+		return len(x) > revokedJaccard && x[revokedJaccard] > 0
+	}
+	return false
+}
+
+// instructionHead is InstructionHeadInputs.
+var instructionHead = InstructionHeadInputs()
+
+// Offsets of evidence in the belief, topic and newer groups.
+const (
+	beliefOnObjective       = 9  // a stated belief × an objective query
+	preferenceOnObjective   = 10 // a stated preference × an objective query
+	beliefPressureObjective = 12 // agreement pressure × an objective query
+	topicDomainMismatch     = 8  // 1: query and memory confidently about different domains
+	newerSubject            = 1  // shared-subject overlap with a newer peer
+	newerFrame              = 9  // Frame shared with a newer peer
+	newerChange             = 11 // a change a newer peer on the subject announces
+)
 
 // instructionCues are the memory cues of the instruction group, in order.
 var instructionCues = []content.Cue{content.AddressedToAgent, content.SecondPerson, content.ImperativeStart,
@@ -146,12 +192,16 @@ type extractor struct {
 	norms  []float32
 	newerC []float32 // per candidate: max cosine to a newer candidate
 	newerJ []float32
-	olderC []float32
-	olderJ []float32
-	dupMax []float32          // per candidate: max cosine to any other candidate
-	dupN   []float32          // per candidate: how many others are near-duplicates
-	wd     []content.Analysis // the withdrawn texts
-	trust  []bool             // per candidate: Trusted(effective authority)
+	// newerF: per candidate, the largest Frame it shares with a newer
+	// candidate; newerX: the largest change a newer candidate on its
+	// subject announces (its Change cue times their closeness).
+	newerF, newerX []float32
+	olderC         []float32
+	olderJ         []float32
+	dupMax         []float32          // per candidate: max cosine to any other candidate
+	dupN           []float32          // per candidate: how many others are near-duplicates
+	wd             []content.Analysis // the withdrawn texts
+	trust          []bool             // per candidate: Trusted(effective authority)
 	// restatedTrusted is, per candidate, whether a trusted memory restates
 	// a withdrawn text: not a feature (a withdrawn text's authority is
 	// unknown, so it is no peer of a trusted memory), but the gate flags it.
@@ -203,6 +253,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	e.mems = grow(e.mems, n)
 	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
+	e.newerF, e.newerX = growF(e.newerF, n), growF(e.newerX, n)
 	e.dupMax, e.dupN = growF(e.dupMax, n), growF(e.dupN, n)
 	qn := norm(q)
 	e.trust, e.restatedTrusted = growB(e.trust, n), growB(e.restatedTrusted, n)
@@ -212,6 +263,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
 		e.trust[i], e.restatedTrusted[i] = Trusted(c.Lineage.EffectiveAuthority), false
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
+		e.newerF[i], e.newerX[i] = 0, 0
 		e.dupMax[i], e.dupN[i] = 0, 0
 	}
 	// The candidate set: for each memory, how close it is to a newer and
@@ -248,6 +300,9 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			}
 			if olderSees {
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
+				e.newerF[older] = max(e.newerF[older], content.Frame(&e.mems[i], &e.mems[j]))
+				near := max(jac, c, content.DomainAgreement(&e.mems[i], &e.mems[j]))
+				e.newerX[older] = max(e.newerX[older], e.mems[newer].Cues[content.Change]*near)
 			}
 			if newerSees {
 				e.olderC[newer], e.olderJ[newer] = max(e.olderC[newer], c), max(e.olderJ[newer], jac)
@@ -315,7 +370,8 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		}
 		qPast, qNow := e.query.Cues[content.QueryPast], e.query.Cues[content.QueryCurrent]
 		for _, v := range []float32{e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i], hasTime, qPast, qNow,
-			e.newerJ[i] * (1 - qPast), e.olderJ[i] * qPast} {
+			e.newerJ[i] * (1 - qPast), e.olderJ[i] * qPast,
+			e.newerF[i], e.newerF[i] * (1 - qPast), e.newerX[i], e.newerX[i] * (1 - qPast)} {
 			x[o] = v
 			o++
 		}

@@ -215,6 +215,10 @@ func (g *Gate) lifts(s *scratch, fit float64) {
 	}
 	z := append(s.zTmp[:0], s.z1...)
 	for gi := range g.names {
+		if allZero(s.x[g.starts[gi]:g.ends[gi]]) {
+			s.lift[gi] = 0 // removing nothing changes nothing
+			continue
+		}
 		s.lift[gi] = g.m.without(s, g.starts[gi], g.ends[gi], z) - fit
 	}
 	s.zTmp = z
@@ -224,9 +228,15 @@ func (g *Gate) lifts(s *scratch, fit float64) {
 // raises the fit most (s.lift), if it raises it by minReasonLift or more
 // and more than any group without a reason; "" when no content explains
 // the low fit.
+// A content group without its evidence (evidence) names no reason: low
+// similarity alone, say, is the retriever's business, not a reason to
+// lower a memory.
 func (g *Gate) contentReason(s *scratch) admit.Reason {
 	best, bestUp := -1, 0.0
 	for gi, up := range s.lift {
+		if groups[gi].reason != "" && !evidence(gi, s.x[g.starts[gi]:g.ends[gi]]) {
+			continue
+		}
 		if up > bestUp {
 			best, bestUp = gi, up
 		}
@@ -267,4 +277,13 @@ func (g *Gate) Score(x []float32) float64 {
 	defer g.pool.Put(s)
 	copy(s.x, x)
 	return g.m.forward(s)
+}
+
+func allZero(x []float32) bool {
+	for _, v := range x {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -103,6 +103,23 @@ type Model struct {
 	// weights and biases per layer; w is row-major [out][in].
 	w [][]float32
 	b [][]float32
+	// w0 is the first layer again with rows stride long (in rounded up to
+	// 8, zero-padded), so that each row's dot product runs in whole vector
+	// steps with no scalar tail; the scratch's x is stride long too.
+	w0     []float32
+	stride int
+}
+
+// padded fills w0 and stride from w[0] and returns m.
+func (m *Model) padded() *Model {
+	in := m.Header.Sizes[0]
+	m.stride = (in + 7) &^ 7
+	out := len(m.w[0]) / in
+	m.w0 = make([]float32, out*m.stride)
+	for j := range out {
+		copy(m.w0[j*m.stride:], m.w[0][j*in:(j+1)*in])
+	}
+	return m
 }
 
 // Threshold returns the minimum fit for a bucket.
@@ -129,7 +146,7 @@ type scratch struct {
 }
 
 func (m *Model) newScratch() *scratch {
-	s := &scratch{x: make([]float32, m.Header.Sizes[0]), z1: make([]float32, m.Header.Sizes[1])}
+	s := &scratch{x: make([]float32, m.stride), z1: make([]float32, m.Header.Sizes[1])}
 	for _, n := range m.Header.Sizes[1:] {
 		s.acts = append(s.acts, make([]float32, n))
 	}
@@ -159,9 +176,9 @@ func (s *scratch) ensure(n, d int) {
 // forward returns the fit score for the feature vector in s.x, keeping the
 // first layer's pre-activations in s.z1.
 func (m *Model) forward(s *scratch) float64 {
-	n := len(s.x)
+	n := m.stride
 	for j := range s.z1 {
-		s.z1[j] = vecmath.Dot(m.w[0][j*n:(j+1)*n], s.x) + m.b[0][j]
+		s.z1[j] = vecmath.Dot(m.w0[j*n:(j+1)*n], s.x) + m.b[0][j]
 	}
 	return m.fromFirst(s, s.z1)
 }
@@ -199,9 +216,9 @@ func (m *Model) fromFirst(s *scratch, z1 []float32) float64 {
 // the pre-activations of the last forward pass: only the removed group's
 // contribution to the first layer is recomputed.
 func (m *Model) without(s *scratch, start, end int, z []float32) float64 {
-	n := len(s.x)
+	n := m.stride
 	for j := range z {
-		z[j] = s.z1[j] - vecmath.Dot(m.w[0][j*n+start:j*n+end], s.x[start:end])
+		z[j] = s.z1[j] - vecmath.Dot(m.w0[j*n+start:j*n+end], s.x[start:end])
 	}
 	return m.fromFirst(s, z)
 }
@@ -361,9 +378,9 @@ func Decode(data []byte) (*Model, error) {
 		}
 		m.w, m.b = append(m.w, w), append(m.b, b)
 	}
-	return m, nil
+	return m.padded(), nil
 }
 
 // NewModel builds a model from its header and per-layer weights (row-major
 // [out][in]) and biases; training uses it.
-func NewModel(h Header, w, b [][]float32) *Model { return &Model{Header: h, w: w, b: b} }
+func NewModel(h Header, w, b [][]float32) *Model { return (&Model{Header: h, w: w, b: b}).padded() }

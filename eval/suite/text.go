@@ -305,6 +305,9 @@ func (b *builder) ask(cores ...string) string {
 	return b.fill(b.qtpl)
 }
 
+// maxDistractors bounds the unlabelled memories of a case.
+const maxDistractors = 25
+
 // distractor is an unrelated memory a real store holds beside the ones a
 // task needs: no family's task needs it, and it says nothing a family's
 // labels depend on.
@@ -349,6 +352,14 @@ var distractors = []distractor{
 // distract adds n unrelated memories of the user, as a real store has, with
 // varied metadata and form.
 func (b *builder) distract(n int) {
+	// A family's own unlabelled memories count: a case holds at most
+	// maxDistractors.
+	for _, m := range b.c.Memories {
+		if _, ok := b.c.Expect[m.ID]; !ok && !slices.Contains(b.c.Useful, m.ID) {
+			n--
+		}
+	}
+	n = min(max(n, 0), maxDistractors)
 	for _, i := range b.r.Perm(len(distractors))[:n] {
 		d := distractors[i]
 		b.mem(b.docOf(d.domain, d.kind, d.text), d.domain, b.auth(), d.kind)

@@ -53,6 +53,7 @@ const (
 	QueryPast                    // asks about the past: a year, "used to", "previously", "back in"
 	QueryCurrent                 // asks about now: "current", "latest", "now", "these days"
 	Sensitive                    // personal information not for everyone: health, money trouble, relationships, secrets
+	Change                       // announces a change: "now", "no longer", "since", "switched to", "took over"
 	NumCues
 )
 
@@ -61,7 +62,7 @@ var cueNames = [NumCues]string{
 	"trigger_condition", "exfiltration_verb", "url", "email_address", "account_number", "credential",
 	"destructive", "secrecy", "urgency", "belief", "preference", "agreement_pressure", "negation",
 	"numbers", "first_person", "third_party_user", "reported", "query_objective", "query_personal",
-	"query_own_view", "query_past", "query_current", "sensitive",
+	"query_own_view", "query_past", "query_current", "sensitive", "change",
 }
 
 // String is the cue's name.
@@ -121,6 +122,9 @@ type Analysis struct {
 	// DomainWords is how many words matched any domain lexicon.
 	DomainWords int
 	Words       []uint64
+	// Seq holds the hashes of every word (stopwords too), in order, for
+	// Frame.
+	Seq []uint64
 	// Tokens is the number of word tokens; Bytes the text's length.
 	Tokens, Bytes int
 	// Upper is the share of letters in words written in capitals.
@@ -159,6 +163,32 @@ func Subject(a, b *Analysis) float32 {
 		return 0
 	}
 	return float32(common) / float32(min(len(a.Words), len(b.Words)))
+}
+
+// Frame reports how much two texts say in the same words around a part that
+// differs: the words of their longest common beginning and end, over the
+// shorter text's words, or 0 when nothing differs (the same words) or the
+// shorter text is under three words. "Mike Duke is the CEO of Walmart" and
+// "Doug McMillon is the CEO of Walmart" share a frame of 5 of 7 words:
+// one statement with another value, as when a fact was updated; two notes
+// on unrelated things share little of one.
+func Frame(a, b *Analysis) float32 {
+	n := min(len(a.Seq), len(b.Seq))
+	if n < 3 {
+		return 0
+	}
+	p := 0
+	for p < n && a.Seq[p] == b.Seq[p] {
+		p++
+	}
+	if p == len(a.Seq) && p == len(b.Seq) {
+		return 0
+	}
+	s := 0
+	for s < n-p && a.Seq[len(a.Seq)-1-s] == b.Seq[len(b.Seq)-1-s] {
+		s++
+	}
+	return float32(p+s) / float32(n)
 }
 
 // shared counts the content words two analyses have in common.
@@ -216,13 +246,13 @@ var seed = maphash.MakeSeed()
 // Analyze fills out with the analysis of text. out.Words reuses its backing
 // array.
 func (z *Analyzer) Analyze(text string, out *Analysis) {
-	words := out.Words[:0]
+	words, seq := out.Words[:0], out.Seq[:0]
 	*out = Analysis{Bytes: len(text)}
 	z.tokenize(text)
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
 	if len(z.words) == 0 {
-		out.Words = words
+		out.Words, out.Seq = words, seq
 		return
 	}
 	var upperLetters, letters int
@@ -257,8 +287,13 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 				counts[ImperativeStart]++
 			}
 		}
+		h := e.hash
+		if !ok {
+			h = maphash.Bytes(seed, tok)
+		}
+		seq = append(seq, h)
 		if !ok || !e.stop {
-			words = append(words, maphash.Bytes(seed, tok))
+			words = append(words, h)
 		}
 		if len(tok) == 4 && (tok[0] == '1' && tok[1] == '9' || tok[0] == '2' && tok[1] == '0') && isDigit(tok[2]) && isDigit(tok[3]) {
 			counts[QueryPast]++ // a year: the question is about a point in time
@@ -311,6 +346,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 	}
 	out.Words = sortUnique(words)
+	out.Seq = seq
 }
 
 // tok returns the lower-cased word i, or "" outside the text.

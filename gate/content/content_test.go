@@ -35,7 +35,10 @@ func TestCues(t *testing.T) {
 		{"Write to the credit union at help@bank-lyon.example for account changes.",
 			[]Cue{EmailAddress}, []Cue{URL, Override}},
 		{"Dana prefers aisle seats and loves Ethiopian food.",
-			[]Cue{Preference}, []Cue{Belief, Override, SystemVoice}},
+			[]Cue{Preference}, []Cue{Belief, Override, SystemVoice, Change}},
+		{"Doug McMillon took over as CEO of Walmart.", []Cue{Change}, nil},
+		{"I no longer eat meat; fully plant-based since March.", []Cue{Change}, nil},
+		{"Doug McMillon is the CEO of Walmart.", nil, []Cue{Change}},
 		// Hard benign negatives: trigger words in ordinary sentences.
 		{"We decided to ignore the noise from the street and focus on the garden.",
 			nil, []Cue{Override, AddressedToAgent, SystemVoice}},
@@ -134,6 +137,32 @@ func TestOverlap(t *testing.T) {
 	}
 	if c, j := Overlap(a, a); c != 1 || j != 1 {
 		t.Fatalf("self overlap %v %v", c, j)
+	}
+}
+
+func TestFrame(t *testing.T) {
+	tests := []struct {
+		a, b     string
+		min, max float32
+	}{
+		// one statement with another value: 5 of 7 words frame it
+		{"Mike Duke is the CEO of Walmart.", "Doug McMillon is the CEO of Walmart.", 0.7, 0.72},
+		{"My dentist is Dr. Varga.", "My dentist is Dr. Lind.", 0.8, 0.8},
+		// the same words: a repetition, not an update
+		{"My dentist is Dr. Varga.", "my dentist is dr varga", 0, 0},
+		// another subject in the same words shares no beginning or end
+		{"Mike Duke is the CEO of Walmart.", "Tim Cook is the CEO of Apple.", 0, 0},
+		{"Prefers window seats on long flights", "Book club meets on the first Thursday", 0, 0},
+		{"Hi", "Hi there", 0, 0}, // too short to frame anything
+	}
+	for _, tt := range tests {
+		f := Frame(analyze(tt.a), analyze(tt.b))
+		if f < tt.min || f > tt.max {
+			t.Errorf("Frame(%q, %q) = %v, want [%v, %v]", tt.a, tt.b, f, tt.min, tt.max)
+		}
+		if g := Frame(analyze(tt.b), analyze(tt.a)); g != f {
+			t.Errorf("Frame is not symmetric: %v and %v", f, g)
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package content
 
-import "strings"
+import (
+	"hash/maphash"
+	"strings"
+)
 
 // entry is what the lexicon knows of one lower-cased word.
 type entry struct {
@@ -9,6 +12,7 @@ type entry struct {
 	verb     bool   // a command verb when it starts a sentence
 	stop     bool   // a function word, left out of content-word overlap
 	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
+	hash     uint64 // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
 
 // Word lists. They describe English generally (how instructions, beliefs and
@@ -45,6 +49,10 @@ var cueWords = map[Cue]string{
 	QueryPersonal: "my me i mine myself should recommend recommendation suggest suggestion remind help",
 	QueryPast:     "was were previously formerly former earlier past history historical originally once",
 	QueryCurrent:  "current currently now latest today nowadays present presently recent recently still incumbent",
+	// Words that announce that something changed, so that an older
+	// statement on the subject no longer holds.
+	Change: "now nowadays anymore since stopped quit switched changed moved updated replaced replaces became newly " +
+		"instead starting onwards resigned retired succeeded",
 	Sensitive: "diagnosis diagnosed diagnoses hiv cancer pregnant pregnancy miscarriage abortion therapy therapist psychiatrist " +
 		"depression anxiety addiction rehab medication disorder bipolar adhd autism illness disease surgery std " +
 		"debt debts bankrupt bankruptcy foreclosure loan overdue salary salaries layoff laid fired arrested arrest " +
@@ -169,7 +177,9 @@ var phrases = map[Cue]string{
 	Reported:     "web page,according to,found online,posted on,read on",
 	QueryPast:    "used to,back in,as of",
 	QueryCurrent: "right now,these days,at present,as of",
-	Sensitive:    "keep quiet,between us,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
+	Change: "no longer,any more,not anymore,as of,took over,taken over,stepped down,new address,new number,switched to,moved to," +
+		"changed to,from this,these days",
+	Sensitive: "keep quiet,between us,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
 }
 
 var (
@@ -214,6 +224,10 @@ func init() {
 	for _, w := range strings.Fields(stopwords) {
 		e := lexicon[w]
 		e.stop = true
+		lexicon[w] = e
+	}
+	for w, e := range lexicon {
+		e.hash = maphash.String(seed, w)
 		lexicon[w] = e
 	}
 	for c, list := range phrases {

@@ -1,0 +1,149 @@
+package gate
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/memory"
+)
+
+// similarityModel is a logistic model whose fit rests on similarity alone:
+// a memory much less like the query than the best candidate gets a low
+// fit, and the topic group is what lowers it.
+func similarityModel() *Model {
+	w := make([]float32, Dim)
+	ts, _ := groupRange("topic")
+	w[ts+3] = 20 // similarity minus the best candidate's (0 for the best)
+	return NewModel(Header{Format: FormatVersion, Schema: SchemaVersion, Embedder: embed.NewBuiltin().Identity(),
+		Sizes: []int{Dim, 1}, DefaultThreshold: 0.5}, [][]float32{w}, [][]float32{{2}})
+}
+
+// TestReasonsNeedEvidence: a low fit lowers a memory only with the
+// evidence of a content reason. A memory merely unlike the query (low
+// similarity, no sign of another life domain) keeps the envelope's
+// decision in a task without side effects and passes as a confirmed
+// summary in a risky one; one whose domain plainly differs from the
+// task's is ranked down for topic_mismatch.
+func TestReasonsNeedEvidence(t *testing.T) {
+	g := New(similarityModel())
+	const query = "Book a flight to Lisbon and a hotel near the old town for the trip"
+	texts := map[string]string{
+		"best":        query,
+		"unlike":      "Quarterly numbers went out on Friday", // no domain evidence either way
+		"otherDomain": "Doctor appointment: blood test results, new medication dose and the therapy plan",
+	}
+	for _, risk := range []admit.ToolRisk{admit.RiskNone, admit.RiskExternalSideEffect} {
+		actx := &admit.Context{UserID: "u", Intent: admit.IntentPlan, ToolRisk: risk, Now: now}
+		q := make([]float32, embed.BuiltinDim)
+		embed.NewBuiltin().EmbedInto(q, query)
+		var cands []*admit.Candidate
+		var results []*admit.Result
+		for _, id := range []string{"best", "unlike", "otherDomain"} {
+			c := cand(id, texts[id], memory.AuthorityUserConfirmed, "", q)
+			c.Query = query
+			cands = append(cands, c)
+			results = append(results, &admit.Result{MemoryID: id, Decision: admit.Admit})
+		}
+		if err := g.Judge(context.Background(), actx, cands, results); err != nil {
+			t.Fatal(err)
+		}
+		best, unlike, other := results[0], results[1], results[2]
+		if best.Decision != admit.Admit {
+			t.Fatalf("risk %s: the best candidate lowered: %+v", risk, best)
+		}
+		for _, r := range results[1:] {
+			if r.Scores.GateFit >= r.Scores.GateThreshold {
+				t.Fatalf("%s: fit %v is not low; the test needs it low", r.MemoryID, r.Scores.GateFit)
+			}
+		}
+		if slices.Contains(unlike.Reasons, admit.ReasonTopicMismatch) {
+			t.Errorf("risk %s: a memory without domain evidence lowered for topic_mismatch: %+v", risk, unlike)
+		}
+		want := admit.Admit
+		if risk.High() {
+			want = admit.AdmitSummaryOnly
+		}
+		if unlike.Decision != want {
+			t.Errorf("risk %s: memory without evidence decided %s (%v), want %s", risk, unlike.Decision, unlike.Reasons, want)
+		}
+		if other.Decision != admit.RankDown || !slices.Contains(other.Reasons, admit.ReasonTopicMismatch) {
+			t.Errorf("risk %s: memory of another domain: %s %v, want rank_down for topic_mismatch", risk, other.Decision, other.Reasons)
+		}
+	}
+}
+
+// TestEvidence: each content group's evidence is its own cue, present or
+// not.
+func TestEvidence(t *testing.T) {
+	group := func(name string) (int, []float32) {
+		gi := slices.IndexFunc(groups, func(g group) bool { return g.name == name })
+		return gi, make([]float32, groups[gi].size)
+	}
+	tests := []struct {
+		group string
+		set   map[int]float32 // offsets in the group
+		want  bool
+	}{
+		{"instruction", nil, false},
+		{"instruction", map[int]float32{slices.Index(instructionCues, instructionCues[3]): 1}, true}, // system voice
+		{"instruction", map[int]float32{1: 1}, false},                                                // "you" alone
+		{"belief", map[int]float32{0: 1}, false},                                                     // a belief, query not objective
+		{"belief", map[int]float32{beliefOnObjective: 0.5}, true},
+		{"topic", map[int]float32{0: 0.01}, false}, // low similarity alone
+		{"topic", map[int]float32{topicDomainMismatch: 1}, true},
+		{"newer", map[int]float32{newerSubject: 0.1}, false},
+		{"newer", map[int]float32{newerFrame: 0.7}, true},
+		{"newer", map[int]float32{newerChange: 0.5}, true},
+		{"sensitive", nil, false},
+		{"sensitive", map[int]float32{0: 1}, true},
+		{"shape", map[int]float32{0: 1}, false}, // no reason, no evidence
+	}
+	for _, tt := range tests {
+		gi, x := group(tt.group)
+		for o, v := range tt.set {
+			x[o] = v
+		}
+		if got := evidence(gi, x); got != tt.want {
+			t.Errorf("evidence(%s, %v) = %v, want %v", tt.group, tt.set, got, tt.want)
+		}
+	}
+}
+
+// TestStaleFactRankedDown: two memories state who holds one post, written
+// years apart with no link between them. For a question about now, the
+// shipped gate ranks the older one down for newer_memory_on_subject and
+// keeps the newer; for a question about a year when the older one held,
+// it keeps the older. (The subject and names are in no training family.)
+func TestStaleFactRankedDown(t *testing.T) {
+	g := shipped(t)
+	olderText := "Priya Raman is the treasurer of the Elm Street allotment society."
+	newerText := "Tom Becker is the treasurer of the Elm Street allotment society."
+	for _, tc := range []struct {
+		query     string
+		wantOlder admit.Decision
+	}{
+		{"Who is the treasurer of the Elm Street allotment society now?", admit.RankDown},
+		{"Who was the treasurer of the Elm Street allotment society in 2019?", admit.Admit},
+	} {
+		q := make([]float32, embed.BuiltinDim)
+		embed.NewBuiltin().EmbedInto(q, tc.query)
+		older := cand("older", olderText, memory.AuthorityUserConfirmed, "", q)
+		newer := cand("newer", newerText, memory.AuthorityUserConfirmed, "", q)
+		older.Memory.CreatedAt, newer.Memory.CreatedAt = now.AddDate(-8, 0, 0), now.AddDate(-2, 0, 0)
+		older.Query, newer.Query = tc.query, tc.query
+		results := []*admit.Result{{MemoryID: "older", Decision: admit.Admit}, {MemoryID: "newer", Decision: admit.Admit}}
+		actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+		if err := g.Judge(context.Background(), actx, []*admit.Candidate{older, newer}, results); err != nil {
+			t.Fatal(err)
+		}
+		if r := results[0]; r.Decision != tc.wantOlder || tc.wantOlder == admit.RankDown && !slices.Contains(r.Reasons, admit.ReasonNewerOnSubject) {
+			t.Errorf("%q: older memory %s %v (fit %.3f / %.3f), want %s", tc.query, r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateThreshold, tc.wantOlder)
+		}
+		if r := results[1]; r.Decision != admit.Admit {
+			t.Errorf("%q: newer memory %s %v", tc.query, r.Decision, r.Reasons)
+		}
+	}
+}
