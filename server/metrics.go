@@ -28,12 +28,22 @@ type metrics struct {
 // (store/sqlite).
 type queueLen interface{ AuditQueue() int }
 
+// memoryBacklog is implemented by stores that index the audit trail by
+// memory after the fact (store/sqlite).
+type memoryBacklog interface{ AuditMemoryBacklog() int64 }
+
 // watchStore adds the gauges of what the store can report.
 func (m *metrics) watchStore(st any) {
 	if q, ok := st.(queueLen); ok {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "memgate_audit_queue", Help: "Audit writes waiting for the store's audit writer.",
 		}, func() float64 { return float64(q.AuditQueue()) }))
+	}
+	if b, ok := st.(memoryBacklog); ok {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "memgate_audit_memory_index_backlog",
+			Help: "Audit events the index of the trail by memory does not cover yet (reads by memory scan them).",
+		}, func() float64 { return float64(b.AuditMemoryBacklog()) }))
 	}
 }
 

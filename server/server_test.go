@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -225,6 +226,34 @@ func TestMetrics(t *testing.T) {
 	} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+// TestSQLiteGauges: on the SQLite store, /metrics shows the audit
+// writer's queue and the backlog of the audit trail's index by memory.
+func TestSQLiteGauges(t *testing.T) {
+	ctx := context.Background()
+	eng, err := memgate.Open(ctx, filepath.Join(t.TempDir(), "m.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	keys, ok := eng.Store().(auth.Store)
+	if !ok {
+		t.Fatal("the SQLite store keeps no API keys")
+	}
+	srv := httptest.NewServer(New(eng, keys, Options{}))
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{"\nmemgate_audit_queue 0\n", "\nmemgate_audit_memory_index_backlog 0\n"} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("/metrics lacks %q", strings.TrimSpace(want))
 		}
 	}
 }

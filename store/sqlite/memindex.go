@@ -140,6 +140,10 @@ func newMemIndexer() memIndexer {
 		step: memIndexStep, memories: memIndexMemories}
 }
 
+// publishBacklog makes waiting readable outside the writer's goroutine
+// (Store.AuditMemoryBacklog).
+func (w *auditWriter) publishBacklog() { w.backlog.Store(w.mi.waiting()) }
+
 // waiting is about how many events the index does not cover yet: an upper
 // bound, since events without a memory count too.
 func (m *memIndexer) waiting() int64 {
@@ -200,6 +204,7 @@ func (m *memIndexer) idleWork() bool {
 // indexes from the trail, not from the writer's record. It returns false if
 // it failed; the next step retries.
 func (w *auditWriter) indexStep(ctx context.Context, fromTrail bool) bool {
+	defer w.publishBacklog()
 	m := &w.mi
 	if w.beforeStep != nil {
 		w.beforeStep()

@@ -590,3 +590,28 @@ func TestMemoryIndexStatementsStayFew(t *testing.T) {
 		t.Errorf("%d of the writer's %d prepared statements insert index entries", index, len(s.audit.stmts))
 	}
 }
+
+// TestMemoryIndexBacklog: AuditMemoryBacklog says how many events the
+// memory index has yet to cover, as the writer last saw it: all of them
+// while it does not index, none once it has caught up.
+func TestMemoryIndexBacklog(t *testing.T) {
+	dir := t.TempDir()
+	never := openMemIndex(t, filepath.Join(dir, "never.db"), indexNever)
+	if n := never.AuditMemoryBacklog(); n != 0 {
+		t.Fatalf("backlog of an empty store: %d", n)
+	}
+	admitMemories(t, never, "t1", "m1", "m2", "m3")
+	if _, last := memIndexState(t, never); never.AuditMemoryBacklog() != last || last == 0 {
+		t.Fatalf("backlog %d with %d events and no indexing", never.AuditMemoryBacklog(), last)
+	}
+	eager := openMemIndex(t, filepath.Join(dir, "eager.db"), indexEagerly)
+	admitMemories(t, eager, "t1", "m1", "m2", "m3")
+	deadline := time.Now().Add(20 * time.Second)
+	for eager.AuditMemoryBacklog() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("backlog still %d after 20 s of eager indexing", eager.AuditMemoryBacklog())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	waitIndexed(t, eager)
+}

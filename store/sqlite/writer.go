@@ -137,6 +137,8 @@ type auditWriter struct {
 	beforeGroup func(group []*auditReq)
 
 	mi memIndexer // the catch-up of the audit trail's memory index
+	// backlog is mi.waiting() as of the writer's last group or step.
+	backlog atomic.Int64
 
 	// beforeStep, if set (tests only), is called before each step of the
 	// memory index's catch-up, from the writer's goroutine.
@@ -455,6 +457,7 @@ func (w *auditWriter) receive() (*auditReq, bool) {
 // request fails, the transaction is rolled back and each request is written
 // in a transaction of its own, so that only the failing one fails.
 func (w *auditWriter) write(group []*auditReq) {
+	defer w.publishBacklog()
 	if w.beforeGroup != nil {
 		w.beforeGroup(group)
 	}
@@ -589,4 +592,16 @@ func (s *Store) AuditQueue() int {
 		return 0
 	}
 	return len(s.audit.reqs)
+}
+
+// AuditMemoryBacklog is about how many audit events the index of the trail
+// by memory does not cover yet, as of the audit writer's last commit or
+// step (an upper bound: events that name no memory count too). Reads by
+// memory scan these events; the writer indexes them while idle, so a
+// backlog that keeps growing means it never is.
+func (s *Store) AuditMemoryBacklog() int64 {
+	if s.audit == nil {
+		return 0
+	}
+	return s.audit.backlog.Load()
 }
