@@ -97,6 +97,8 @@ func TestEvidence(t *testing.T) {
 		{"newer", map[int]float32{newerSubject: 0.1}, false},
 		{"newer", map[int]float32{newerFrame: 0.7}, true},
 		{"newer", map[int]float32{newerChange: 0.5}, true},
+		{"revoked", map[int]float32{revokedJaccard: 0.05}, false}, // a word or two in common
+		{"revoked", map[int]float32{revokedJaccard: 0.3}, true},
 		{"sensitive", nil, false},
 		{"sensitive", map[int]float32{0: 1}, true},
 		{"shape", map[int]float32{0: 1}, false}, // no reason, no evidence
@@ -144,6 +146,78 @@ func TestStaleFactRankedDown(t *testing.T) {
 		}
 		if r := results[1]; r.Decision != admit.Admit {
 			t.Errorf("%q: newer memory %s %v", tc.query, r.Decision, r.Reasons)
+		}
+	}
+}
+
+// TestWeakerGroupIsNotBlamed: when the group that lowered a fit most has
+// no evidence, the gate defers; it does not name a group with evidence
+// that explains little (here a sensitive phrase in a memory unlike the
+// query).
+func TestWeakerGroupIsNotBlamed(t *testing.T) {
+	w := make([]float32, Dim)
+	ts, _ := groupRange("topic")
+	ss, _ := groupRange("sensitive")
+	w[ts+3] = 4  // similarity minus the best candidate's
+	w[ss] = -0.6 // a sensitive word lowers the fit a little
+	g := New(NewModel(Header{Format: FormatVersion, Schema: SchemaVersion, Embedder: embed.NewBuiltin().Identity(),
+		Sizes: []int{Dim, 1}, DefaultThreshold: 0.5}, [][]float32{w}, [][]float32{{2}}))
+	const query = "Book a flight to Lisbon and a hotel near the old town for the trip"
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, query)
+	var cands []*admit.Candidate
+	var rs []*admit.Result
+	for i, text := range []string{query, "Quarterly numbers went out on Friday", "Quarterly numbers went out on Friday, keep quiet"} {
+		c := cand(string(rune('a'+i)), text, memory.AuthorityUserConfirmed, "", q)
+		c.Query = query
+		cands = append(cands, c)
+		rs = append(rs, &admit.Result{MemoryID: c.Memory.ID, Decision: admit.Admit})
+	}
+	actx := &admit.Context{UserID: "u", Intent: admit.IntentPlan, ToolRisk: admit.RiskNone, Now: now}
+	if err := g.Judge(context.Background(), actx, cands, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs[1:] {
+		if r.Scores.GateFit >= r.Scores.GateThreshold {
+			t.Fatalf("%s: fit %v is not low; the test needs it low", r.MemoryID, r.Scores.GateFit)
+		}
+		if r.Decision != admit.Admit {
+			t.Errorf("%s lowered to %s for %v (factors %v): the group that lowered it most has no evidence", r.MemoryID, r.Decision, r.Reasons, r.Scores.GateFactors)
+		}
+	}
+}
+
+// TestNewerSignalsNeedTheSubject: a newer memory counts against an older
+// one only on the older one's subject: a change announced about something
+// else, or the same words around another subject than the question's, are
+// no update of it.
+func TestNewerSignalsNeedTheSubject(t *testing.T) {
+	ns, _ := groupRange("newer")
+	tests := []struct {
+		query, older, newer string
+		frame, change       bool // whether the older memory gets each signal
+	}{
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "I now go swimming on Tuesdays instead of running.", false, false},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", true, true},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", true, false},
+		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false, false},
+	}
+	for _, tt := range tests {
+		q := make([]float32, embed.BuiltinDim)
+		embed.NewBuiltin().EmbedInto(q, tt.query)
+		older := cand("older", tt.older, memory.AuthorityUserConfirmed, "", q)
+		newer := cand("newer", tt.newer, memory.AuthorityUserConfirmed, "", q)
+		older.Memory.CreatedAt, newer.Memory.CreatedAt = now.AddDate(-3, 0, 0), now.AddDate(-1, 0, 0)
+		cands := []*admit.Candidate{older, newer}
+		xs := [][]float32{make([]float32, Dim), make([]float32, Dim)}
+		var e extractor
+		e.set(xs, &admit.Context{UserID: "u", Now: now}, cands, tt.query, q, [][]float32{older.Vector, newer.Vector})
+		x := xs[0][ns : ns+groups[slices.IndexFunc(groups, func(g group) bool { return g.name == "newer" })].size]
+		if got := x[newerFrame] > 0; got != tt.frame {
+			t.Errorf("%q after %q, asked %q: frame %v", tt.older, tt.newer, tt.query, x[newerFrame])
+		}
+		if got := x[newerChange] > 0; got != tt.change {
+			t.Errorf("%q after %q, asked %q: change %v", tt.older, tt.newer, tt.query, x[newerChange])
 		}
 	}
 }

@@ -87,10 +87,15 @@ func evidence(gi int, x []float32) bool {
 	case admit.ReasonSensitiveForTask:
 		return len(x) > 0 && x[0] > 0
 	case admit.ReasonRestatesRevoked:
-		return len(x) > revokedJaccard && x[revokedJaccard] > 0
+		return len(x) > revokedJaccard && x[revokedJaccard] >= RestateJaccard/2
 	}
 	return false
 }
+
+// minChangeCloseness is how close (shared subject, cosine or inferred
+// domains) a newer memory must be to an older one for a change it
+// announces to count against the older one.
+const minChangeCloseness = 0.3
 
 // instructionHead is InstructionHeadInputs.
 var instructionHead = InstructionHeadInputs()
@@ -300,9 +305,12 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			}
 			if olderSees {
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
-				e.newerF[older] = max(e.newerF[older], content.Frame(&e.mems[i], &e.mems[j]))
-				near := max(jac, c, content.DomainAgreement(&e.mems[i], &e.mems[j]))
-				e.newerX[older] = max(e.newerX[older], e.mems[newer].Cues[content.Change]*near)
+				e.newerF[older] = max(e.newerF[older], content.FrameFor(&e.mems[i], &e.mems[j], &e.query))
+				// A change announced on another subject says nothing
+				// of this one.
+				if near := max(jac, c, content.DomainAgreement(&e.mems[i], &e.mems[j])); near >= minChangeCloseness {
+					e.newerX[older] = max(e.newerX[older], e.mems[newer].Cues[content.Change]*near)
+				}
 			}
 			if newerSees {
 				e.olderC[newer], e.olderJ[newer] = max(e.olderC[newer], c), max(e.olderJ[newer], jac)

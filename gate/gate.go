@@ -226,22 +226,20 @@ func (g *Gate) lifts(s *scratch, fit float64) {
 
 // contentReason returns the reason of the content group whose removal
 // raises the fit most (s.lift), if it raises it by minReasonLift or more
-// and more than any group without a reason; "" when no content explains
-// the low fit.
-// A content group without its evidence (evidence) names no reason: low
-// similarity alone, say, is the retriever's business, not a reason to
-// lower a memory.
+// and more than any group without a reason, and if the group's evidence is
+// there (evidence); "" when no content explains the low fit, and the gate
+// defers. A weaker group is never named in the place of the strongest:
+// when what lowered the fit most has no evidence (low similarity alone,
+// say, which is the retriever's business), the gate defers rather than
+// blame a cue that explains little.
 func (g *Gate) contentReason(s *scratch) admit.Reason {
 	best, bestUp := -1, 0.0
 	for gi, up := range s.lift {
-		if groups[gi].reason != "" && !evidence(gi, s.x[g.starts[gi]:g.ends[gi]]) {
-			continue
-		}
 		if up > bestUp {
 			best, bestUp = gi, up
 		}
 	}
-	if best < 0 || bestUp < minReasonLift {
+	if best < 0 || bestUp < minReasonLift || !evidence(best, s.x[g.starts[best]:g.ends[best]]) {
 		return ""
 	}
 	return groups[best].reason

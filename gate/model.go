@@ -24,8 +24,12 @@ const magic = "MEMGATE-GATE"
 const (
 	maxHeaderBytes = 1 << 20
 	maxLayerWidth  = 1 << 16
-	maxParams      = 16 << 20
+	maxParams      = MaxParams
 )
+
+// MaxParams is the most weights and biases a model may hold; the decoder
+// refuses a file that declares more.
+const MaxParams = 16 << 20
 
 // Header describes a model: what it expects and how it was made.
 type Header struct {
@@ -89,7 +93,9 @@ type Training struct {
 	// Members is how many networks, trained from different seeds, the
 	// model averages (side by side in its layers); 0 in models that
 	// predate it, which have one.
-	Members      int     `json:"members,omitempty"`
+	Members int `json:"members,omitempty"`
+	// Epochs and BestEpoch are the most over the members: the epochs the
+	// longest-training one ran, and the latest best epoch of any.
 	Epochs       int     `json:"epochs"`
 	BestEpoch    int     `json:"bestEpoch"`
 	TrainSamples int     `json:"trainSamples"`
@@ -110,8 +116,13 @@ type Model struct {
 	stride int
 }
 
-// padded fills w0 and stride from w[0] and returns m.
+// padded fills w0 and stride from w[0] and returns m. A model whose header
+// and weights disagree (NewModel's caller's mistake; Decode checks them)
+// is left unpadded.
 func (m *Model) padded() *Model {
+	if len(m.Header.Sizes) < 2 || m.Header.Sizes[0] <= 0 || len(m.w) == 0 || len(m.w[0]) != m.Header.Sizes[0]*m.Header.Sizes[1] {
+		return m
+	}
 	in := m.Header.Sizes[0]
 	m.stride = (in + 7) &^ 7
 	out := len(m.w[0]) / in

@@ -15,6 +15,7 @@ package content
 
 import (
 	"hash/maphash"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -166,29 +167,56 @@ func Subject(a, b *Analysis) float32 {
 }
 
 // Frame reports how much two texts say in the same words around a part that
-// differs: the words of their longest common beginning and end, over the
-// shorter text's words, or 0 when nothing differs (the same words) or the
-// shorter text is under three words. "Mike Duke is the CEO of Walmart" and
-// "Doug McMillon is the CEO of Walmart" share a frame of 5 of 7 words:
-// one statement with another value, as when a fact was updated; two notes
-// on unrelated things share little of one.
+// differs in both: the words of their longest common beginning and end,
+// over the shorter text's words. "Mike Duke is the CEO of Walmart" and
+// "Doug McMillon is the CEO of Walmart" share a frame of 5 of 7 words: one
+// statement with another value, as when a fact was updated; two notes on
+// unrelated things share little of one. It is 0 when one text is the
+// other with words added ("Messenger message: …" and "Messenger message
+// from jane (date): …"), which restates rather than updates, and when the
+// shorter text is under three words.
 func Frame(a, b *Analysis) float32 {
-	n := min(len(a.Seq), len(b.Seq))
-	if n < 3 {
-		return 0
+	p, s, n := frameEnds(a, b)
+	if n < 3 || p+s == n {
+		return 0 // too short, or the shorter text differs nowhere
 	}
-	p := 0
+	return float32(p+s) / float32(n)
+}
+
+// frameEnds returns the number of words a and b begin with alike (p) and
+// end with alike (s, not counting words of the beginning), and the shorter
+// text's number of words (n).
+func frameEnds(a, b *Analysis) (p, s, n int) {
+	n = min(len(a.Seq), len(b.Seq))
 	for p < n && a.Seq[p] == b.Seq[p] {
 		p++
 	}
-	if p == len(a.Seq) && p == len(b.Seq) {
-		return 0
-	}
-	s := 0
 	for s < n-p && a.Seq[len(a.Seq)-1-s] == b.Seq[len(b.Seq)-1-s] {
 		s++
 	}
-	return float32(p+s) / float32(n)
+	return p, s, n
+}
+
+// FrameFor is Frame of a and b where their frame holds what a question q
+// asks about: 0 when a word of q is in the part of a or b that differs.
+// "The team meeting is on Monday at ten" and "The dentist appointment is
+// on Monday at ten" share a frame of 6 of 8 words, but for "When is the
+// team meeting?" the part that differs is the subject asked about, not
+// its value: another subject, not an update.
+func FrameFor(a, b, q *Analysis) float32 {
+	f := Frame(a, b)
+	if f == 0 || len(q.Words) == 0 {
+		return f
+	}
+	p, s, _ := frameEnds(a, b)
+	for _, x := range []*Analysis{a, b} {
+		for _, h := range x.Seq[p : len(x.Seq)-s] {
+			if _, found := slices.BinarySearch(q.Words, h); found {
+				return 0
+			}
+		}
+	}
+	return f
 }
 
 // shared counts the content words two analyses have in common.

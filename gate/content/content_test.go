@@ -150,6 +150,9 @@ func TestFrame(t *testing.T) {
 		{"My dentist is Dr. Varga.", "My dentist is Dr. Lind.", 0.8, 0.8},
 		// the same words: a repetition, not an update
 		{"My dentist is Dr. Varga.", "my dentist is dr varga", 0, 0},
+		// one text with words added: a restatement, not an update
+		{"Messenger message: I'm heading to the bookstore.", "Messenger message from jane-001 (2022-02-13): I'm heading to the bookstore.", 0, 0},
+		{"My dentist is Dr. Varga.", "My dentist is Dr. Varga in Leeds.", 0, 0},
 		// another subject in the same words shares no beginning or end
 		{"Mike Duke is the CEO of Walmart.", "Tim Cook is the CEO of Apple.", 0, 0},
 		{"Prefers window seats on long flights", "Book club meets on the first Thursday", 0, 0},
@@ -162,6 +165,24 @@ func TestFrame(t *testing.T) {
 		}
 		if g := Frame(analyze(tt.b), analyze(tt.a)); g != f {
 			t.Errorf("Frame is not symmetric: %v and %v", f, g)
+		}
+	}
+}
+
+func TestFrameFor(t *testing.T) {
+	tests := []struct {
+		q, a, b string
+		want    bool // a frame
+	}{
+		{"Who is the CEO of Walmart now?", "Mike Duke is the CEO of Walmart.", "Doug McMillon is the CEO of Walmart.", true},
+		// the part that differs is what the question asks about
+		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false},
+		{"", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", true},
+	}
+	for _, tt := range tests {
+		f := FrameFor(analyze(tt.a), analyze(tt.b), analyze(tt.q))
+		if (f > 0) != tt.want || f > 0 && f != Frame(analyze(tt.a), analyze(tt.b)) {
+			t.Errorf("FrameFor(%q, %q, %q) = %v", tt.a, tt.b, tt.q, f)
 		}
 	}
 }

@@ -32,6 +32,13 @@ func TestMergeAveragesLogits(t *testing.T) {
 				}
 			}
 			m := merge(nets)
+			params := 0
+			for l := range m.w {
+				params += len(m.w[l]) + len(m.b[l])
+			}
+			if want := mergedParams(tc.sizes, tc.members); params != want {
+				t.Fatalf("merged network has %d parameters, mergedParams says %d", params, want)
+			}
 			for l := 1; l < len(tc.sizes)-1; l++ {
 				if m.sizes[l] != tc.sizes[l]*tc.members {
 					t.Fatalf("hidden layer %d has %d units, want %d", l, m.sizes[l], tc.sizes[l]*tc.members)

@@ -58,7 +58,10 @@ type Options struct {
 	Embedder Embedder
 	// Now is used for cases without a time; default the suite's fixed time
 	// so training is reproducible.
-	Now      time.Time
+	Now time.Time
+	// Progress, if set, is called after each epoch of the first member
+	// (the others train alongside it), from a goroutine of Train's, never
+	// concurrently.
 	Progress func(epoch, epochs int, trainLoss, devLoss float64)
 }
 
@@ -256,6 +259,9 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 	}
 	d := len(train[0].X)
 	sizes := append(append([]int{d}, o.Hidden...), 1)
+	if n := mergedParams(sizes, o.Members); n > gate.MaxParams {
+		return nil, fmt.Errorf("%d members of layers %v make %d parameters; a model holds at most %d", o.Members, sizes, n, gate.MaxParams)
+	}
 	// The members train side by side, each from its own seeds; the result
 	// does not depend on how they are scheduled.
 	members := make([]fitted, o.Members)
@@ -265,6 +271,11 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			defer func() {
+				if p := recover(); p != nil {
+					members[k] = fitted{err: fmt.Errorf("panic: %v", p)}
+				}
+			}()
 			members[k] = fitMember(train, dev, sizes, o, uint64(k))
 		})
 	}
@@ -290,6 +301,23 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 	m.Header.Range = coverage(train, m)
 	m.Header.Features = gate.FeatureFingerprint()
 	return m, nil
+}
+
+// mergedParams is the number of parameters of members networks of sizes
+// merged into one (merge).
+func mergedParams(sizes []int, members int) int {
+	n := 0
+	for l := 1; l < len(sizes); l++ {
+		in, out := sizes[l-1], sizes[l]
+		if l > 1 {
+			in *= members
+		}
+		if l < len(sizes)-1 {
+			out *= members
+		}
+		n += in*out + out
+	}
+	return n
 }
 
 // fitted is one member's training outcome.

@@ -104,6 +104,14 @@ func TestTrainRejectsBadData(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
 	}
+	// A model too large to load again is refused before any training.
+	if _, err := Train(tr, dev, Options{Epochs: 2, Hidden: []int{2048, 2048}, Members: 3}); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("oversized model: %v", err)
+	}
+	// A member that panics (a negative width) fails Train, not the process.
+	if _, err := Train(tr, dev, Options{Epochs: 2, Hidden: []int{-1}}); err == nil || !strings.Contains(err.Error(), "panic") {
+		t.Errorf("negative width: %v", err)
+	}
 }
 
 func TestThreshold(t *testing.T) {

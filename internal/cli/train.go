@@ -102,6 +102,9 @@ one cannot); search and bind then use it on a store of the same embedder.`,
 			if o.MetadataDropout >= 1 {
 				return usageError{fmt.Errorf("--metadata-dropout %v: want less than 1 (negative: off)", o.MetadataDropout)}
 			}
+			if o.Members < 1 || o.Members > 16 {
+				return usageError{fmt.Errorf("--members %d: want 1 to 16", o.Members)}
+			}
 			for _, h := range o.Hidden {
 				if h < 1 {
 					return usageError{fmt.Errorf("--hidden %v: every layer width must be 1 or more", o.Hidden)}
@@ -166,8 +169,9 @@ one cannot); search and bind then use it on a store of the same embedder.`,
 				return err
 			}
 			st, _ := os.Stat(out)
-			fmt.Fprintf(e.out, "trained on %d samples (dev %d) in %s: best epoch %d of %d, dev loss %.4f\n",
-				len(trainS), len(devS), time.Since(start).Round(time.Millisecond), m.Header.Training.BestEpoch, m.Header.Training.Epochs, m.Header.Training.DevLoss)
+			tr := m.Header.Training
+			fmt.Fprintf(e.out, "trained %d members on %d samples (dev %d) in %s: best epochs up to %d, stopped by %d; dev loss %.4f\n",
+				tr.Members, len(trainS), len(devS), time.Since(start).Round(time.Millisecond), tr.BestEpoch, tr.Epochs, tr.DevLoss)
 			fmt.Fprintf(e.out, "thresholds for %d buckets (default %.3f), calibrated to keep %.2f of useful dev memories\n",
 				len(m.Header.Thresholds), m.Header.DefaultThreshold, m.Header.MinUtility)
 			fmt.Fprintf(e.out, "wrote %s (%d bytes, training data %s)\n", out, st.Size(), m.Header.TrainingDataHash[:16])
@@ -182,7 +186,8 @@ one cannot); search and bind then use it on a store of the same embedder.`,
 	cmd.Flags().Float64Var(&o.MinUtility, "min-utility", 0.98, "share of useful dev memories each bucket's threshold keeps")
 	cmd.Flags().Float64Var(&o.L2, "l2", 1e-3, "L2 weight decay")
 	cmd.Flags().Float64Var(&o.MetadataDropout, "metadata-dropout", 0.5, "probability of replacing a training sample's metadata by none, so the gate learns to judge content (negative: off)")
-	cmd.Flags().IntSliceVar(&o.Hidden, "hidden", []int{16}, "hidden layer widths")
+	cmd.Flags().IntSliceVar(&o.Hidden, "hidden", []int{16}, "hidden layer widths of each member")
+	cmd.Flags().IntVar(&o.Members, "members", 3, "networks trained from different seeds and averaged")
 	cmd.Flags().BoolVar(&withVerdicts, "verdicts", false, "also train on the reviewers' verdicts in the store given by --db")
 	return cmd
 }
