@@ -237,16 +237,17 @@ func (m *Model) without(s *scratch, start, end int, z []float32) float64 {
 func silu32(z float32) float32 { return z / (1 + exp32(-z)) }
 
 // exp32 is e^x in float32, within 3e-7 of math.Exp (relative) over the
-// range of normal results, 0 below it and +Inf above; NaN stays NaN. Inlined and free of
-// float64 conversions, it halves the cost of the gate's activations, which
-// attribution (Gate.lifts) runs about ten times per lowered candidate.
+// range of normal results, 0 below it and +Inf above; NaN stays NaN.
+// Inlined and free of float64 conversions, it halves the cost of the
+// gate's activations, which attribution (Gate.lifts) runs about ten times
+// per lowered candidate.
 func exp32(x float32) float32 {
 	switch {
 	case x != x:
 		return x
 	case x < -87:
 		return 0
-	case x > 88.7:
+	case x > 88.72283: // ln(math.MaxFloat32)
 		return float32(math.Inf(1)) // as float32 overflows: a silu of -Inf is NaN, a fit of 0
 	}
 	// x = k·ln2 + r, |r| ≤ ln2/2, with ln2 in two parts so that r is exact
@@ -261,6 +262,9 @@ func exp32(x float32) float32 {
 	fk := float32(k)
 	r := x - fk*0.693145752 - fk*1.42860677e-6
 	p := 1 + r*(1+r*(0.5+r*(0.16666667+r*(0.041666668+r*(0.008333334+r*0.0013888889)))))
+	if k > 127 { // 2^128 is no float32, though e^x may still be one
+		return p * math.Float32frombits(254<<23) * 2
+	}
 	return p * math.Float32frombits(uint32(k+127)<<23)
 }
 
