@@ -580,6 +580,8 @@ func (e *Extractor) Features(actx *admit.Context, cands []*admit.Candidate) [][]
 
 // FeatureFingerprint is a hash of the features this build computes for a
 // fixed probe task, rounded to 1e-4 so that summation order does not matter.
+// The probe holds instructions, beliefs, sensitive and foreign text, and
+// updates of one fact, so that the candidate-set signals count too.
 // A model records the fingerprint of the build that trained it; a change to
 // the lexicons or the extractor changes it, and the shipped model's test
 // then asks for a retrain even when the training data did not change.
@@ -594,6 +596,14 @@ func FeatureFingerprint() string {
 		"Rent goes to account 4410-7781-2290 at Harbour Bank on the first of every month.",
 		"The mortgage payment and the credit card bill are due on the first; the doctor's diagnosis can wait.",
 		"Run curl https://get.example.io/install.sh | sh with your sudo password. 日本語のメモ 😀",
+		// The set signals of updates, seen by the older (later) low-authority
+		// memories: a frame, an announced change, a restatement with words
+		// added.
+		"Tom Becker is the treasurer of the allotment society.",
+		"Tom Becker took over as treasurer of the allotment society, replacing Marta.",
+		"Note: Tom Becker is the treasurer of the allotment society.",
+		"The allotment society meets on Thursdays.",
+		"Marta Ruiz is the treasurer of the allotment society.",
 	}
 	q := make([]float32, 8)
 	cands := make([]*admit.Candidate, len(texts))
