@@ -55,7 +55,7 @@ func (r staleRole) gen(b *builder) {
 	for i := n - 2; i >= 0; i-- {
 		starts[i] = starts[i+1].AddDate(-1-b.r.IntN(4), -b.r.IntN(12), 0)
 	}
-	fill := func(t, v string) string {
+	fill := func(t, subj, v string) string {
 		return b.fill(strings.NewReplacer("{s}", subj, "{v}", v).Replace(t))
 	}
 	past := b.chance(0.5)
@@ -75,9 +75,9 @@ func (r staleRole) gen(b *builder) {
 		b.task(b.ask(subjectIn(r.now, subj)...), r.intent, admit.RiskNone, r.domain, "")
 	}
 	for i, h := range holders {
-		text := fill(pick(b.r, r.same), h)
+		text := fill(pick(b.r, r.same), subj, h)
 		if i > 0 && b.chance(0.35) {
-			text = fill(pick(b.r, r.changed), h)
+			text = fill(pick(b.r, r.changed), subj, h)
 		}
 		var m *memory.Memory
 		if b.chance(0.75) { // an extracted atomic fact
@@ -104,7 +104,7 @@ func (r staleRole) gen(b *builder) {
 			continue
 		}
 		h := pick(b.r, r.holders)
-		m := b.mem(b.fill(strings.NewReplacer("{s}", o, "{v}", h).Replace(pick(b.r, r.same))), r.domain, b.auth(), b.kind(fact, evt))
+		m := b.mem(fill(pick(b.r, r.same), o, h), r.domain, b.auth(), b.kind(fact, evt))
 		m.CreatedAt = Now.AddDate(0, 0, -b.age(2000))
 	}
 }

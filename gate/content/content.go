@@ -176,11 +176,18 @@ func Subject(a, b *Analysis) float32 {
 // from jane (date): …"), which restates rather than updates, and when the
 // shorter text is under three words.
 func Frame(a, b *Analysis) float32 {
+	f, _, _ := frame(a, b)
+	return f
+}
+
+// frame is Frame with the number of words a and b begin (p) and end (s)
+// with alike.
+func frame(a, b *Analysis) (f float32, p, s int) {
 	p, s, n := frameEnds(a, b)
 	if n < 3 || p+s == n {
-		return 0 // too short, or the shorter text differs nowhere
+		return 0, p, s // too short, or the shorter text differs nowhere
 	}
-	return float32(p+s) / float32(n)
+	return float32(p+s) / float32(n), p, s
 }
 
 // frameEnds returns the number of words a and b begin with alike (p) and
@@ -204,11 +211,10 @@ func frameEnds(a, b *Analysis) (p, s, n int) {
 // team meeting?" the part that differs is the subject asked about, not
 // its value: another subject, not an update.
 func FrameFor(a, b, q *Analysis) float32 {
-	f := Frame(a, b)
+	f, p, s := frame(a, b)
 	if f == 0 || len(q.Words) == 0 {
 		return f
 	}
-	p, s, _ := frameEnds(a, b)
 	for _, x := range []*Analysis{a, b} {
 		for _, h := range x.Seq[p : len(x.Seq)-s] {
 			if _, found := slices.BinarySearch(q.Words, h); found {
