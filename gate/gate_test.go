@@ -415,3 +415,34 @@ func TestExp32(t *testing.T) {
 		t.Fatalf("edges: %v %v %v %v", exp32(-100), exp32(0), exp32(float32(math.NaN())), exp32(1000))
 	}
 }
+
+// TestWithoutIsOcclusion: the fit attribution computes for a group removed
+// (Model.without, from the kept first-layer sums) is the fit of a full
+// forward pass with that group's features set to zero.
+func TestWithoutIsOcclusion(t *testing.T) {
+	g := shipped(t)
+	actx, cands, _ := benchCands(20)
+	xs := NewExtractor().Features(actx, cands)
+	s := g.m.newScratch()
+	z := make([]float32, len(s.z1))
+	checked := 0
+	for _, x := range xs {
+		for gi := range g.names {
+			copy(s.x, x)
+			if allZero(s.x[g.starts[gi]:g.ends[gi]]) {
+				continue
+			}
+			g.m.forward(s)
+			got := g.m.without(s, g.starts[gi], g.ends[gi], z)
+			clear(s.x[g.starts[gi]:g.ends[gi]])
+			want := g.m.forward(s)
+			if math.Abs(got-want) > 1e-5 {
+				t.Fatalf("group %s: without gives %v, a forward pass without it %v", g.names[gi], got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d groups checked", checked)
+	}
+}

@@ -114,6 +114,10 @@ type Model struct {
 	// steps with no scalar tail; the scratch's x is stride long too.
 	w0     []float32
 	stride int
+	// w0t is the first layer transposed, [in][out]: each feature's weights
+	// into every first-layer unit, so that attribution (without) reads
+	// only the removed group's non-zero features.
+	w0t []float32
 }
 
 // padded fills w0 and stride from w[0] and returns m. A model whose header
@@ -127,8 +131,12 @@ func (m *Model) padded() *Model {
 	m.stride = (in + 7) &^ 7
 	out := len(m.w[0]) / in
 	m.w0 = make([]float32, out*m.stride)
+	m.w0t = make([]float32, in*out)
 	for j := range out {
 		copy(m.w0[j*m.stride:], m.w[0][j*in:(j+1)*in])
+		for f := range in {
+			m.w0t[f*out+j] = m.w[0][j*in+f]
+		}
 	}
 	return m
 }
@@ -227,9 +235,17 @@ func (m *Model) fromFirst(s *scratch, z1 []float32) float64 {
 // the pre-activations of the last forward pass: only the removed group's
 // contribution to the first layer is recomputed.
 func (m *Model) without(s *scratch, start, end int, z []float32) float64 {
-	n := m.stride
-	for j := range z {
-		z[j] = s.z1[j] - vecmath.Dot(m.w0[j*n+start:j*n+end], s.x[start:end])
+	copy(z, s.z1)
+	h := len(z)
+	for f := start; f < end; f++ {
+		v := s.x[f]
+		if v == 0 {
+			continue // most features of a group are zero: one-hot blocks, absent cues
+		}
+		col := m.w0t[f*h : (f+1)*h]
+		for j := range z {
+			z[j] -= col[j] * v
+		}
 	}
 	return m.fromFirst(s, z)
 }
