@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,8 +48,15 @@ type env struct {
 // command or flag, wrong arguments, a missing or invalid flag value). The
 // error is printed on stderr, escaped for the terminal.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// The first interrupt or SIGTERM cancels the command's context, so
+	// that it stops cleanly (a migrate removes the file it created, a
+	// server drains); a second one terminates at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	e := &env{in: stdin, out: stdout, err: stderr, args: args}
 	root := e.root()
 	root.SetArgs(args)

@@ -223,15 +223,26 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	if verifyOnly {
 		err = dumpInto(ctx, src, &srcDigest, update)
 	} else {
-		err = dst.Restore(ctx, counted(store.Tee(store.Records(ctx, src), &srcDigest), update))
+		err = dst.Restore(ctx, counted(store.Tee(fromSource(ctx, store.Records(ctx, src)), &srcDigest), update))
 	}
 	done()
 	if err != nil {
 		if !verifyOnly {
 			dst.Close()
 			closed = true
-			if created && storeIsEmpty(ctx, dstLoc) {
+			// An interrupted run cleans up too: the context is done, the
+			// clean-up's is not.
+			cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+			defer cancel()
+			if created && storeIsEmpty(cleanup, dstLoc) {
 				removeStoreFiles(dstLoc.Path)
+			}
+			var se sourceError
+			switch {
+			case ctx.Err() != nil:
+				return fmt.Errorf("interrupted (%w); nothing was written to %s", context.Cause(ctx), dstLoc)
+			case errors.As(err, &se):
+				return fmt.Errorf("--from: %w; nothing was written to %s", se.err, dstLoc)
 			}
 			return fmt.Errorf("%w; nothing was written to %s", err, dstLoc)
 		}
@@ -275,6 +286,40 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 		return fmt.Errorf("%s does not match %s: %s", what, srcLoc, strings.Join(rep.Differences, "; "))
 	}
 	return nil
+}
+
+// cleanupTimeout bounds how long a failed or interrupted migrate spends
+// checking and removing the destination file it created.
+const cleanupTimeout = 30 * time.Second
+
+// sourceError is an error of reading the source store: a failed copy names
+// the store at fault, which the destination's restore would otherwise
+// report as its own.
+type sourceError struct{ err error }
+
+func (e sourceError) Error() string { return e.err.Error() }
+func (e sourceError) Unwrap() error { return e.err }
+
+// testHookRecord, if set, runs before each record read from the source
+// is copied: a test stops the process there with a signal.
+var testHookRecord func(ctx context.Context, n int)
+
+// fromSource marks the errors records yields as the source's.
+func fromSource(ctx context.Context, records iter.Seq2[store.Record, error]) iter.Seq2[store.Record, error] {
+	return func(yield func(store.Record, error) bool) {
+		n := 0
+		for r, err := range records {
+			if n++; testHookRecord != nil {
+				testHookRecord(ctx, n)
+			}
+			if err != nil {
+				err = sourceError{err}
+			}
+			if !yield(r, err) {
+				return
+			}
+		}
+	}
 }
 
 // dumpInto adds d's dump to digest.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,8 +10,10 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -346,6 +349,97 @@ func TestMigrateRaceKeepsTheCopy(t *testing.T) {
 		}
 		if r := run(t, "", "--db", dst, "stats"); r.code != 0 {
 			t.Fatalf("race %d: the copy is gone or broken: %+v", i, r)
+		}
+	}
+}
+
+// A source that cannot be read is named as the one at fault (not the
+// destination it was being copied into), and the destination migrate
+// created is removed.
+func TestMigrateCorruptSource(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
+	fillForMigrate(t, src)
+	db, err := sql.Open("sqlite", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec("UPDATE memories SET embedding = x'0102' WHERE id = 'm3'")
+	if n, _ := res.RowsAffected(); err != nil || n != 1 {
+		t.Fatalf("corrupt: %v (%d rows)", err, n)
+	}
+	db.Close()
+	r := run(t, "", "migrate", "--from", src, "--to", dst)
+	if r.code != 1 {
+		t.Fatalf("migrate from a corrupt source: %+v", r)
+	}
+	checkOneLine(t, "migrate", r.stderr, "memgate: --from: ")
+	for _, want := range []string{"m3", "corrupt embedding", "nothing was written to " + dst} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the error does not say %q: %s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "restore") {
+		t.Errorf("the error blames the destination's restore: %s", r.stderr)
+	}
+	assertNoStoreFiles(t, dst)
+}
+
+const migrateChildEnv = "MEMGATE_MIGRATE_CHILD"
+
+// TestMigrateChild is `memgate migrate` in a child process of
+// TestMigrateInterrupted: it sends itself SIGTERM after the second record
+// and waits for the command to notice.
+func TestMigrateChild(t *testing.T) {
+	args := os.Getenv(migrateChildEnv)
+	if args == "" {
+		t.Skip("a child of TestMigrateInterrupted")
+	}
+	testHookRecord = func(ctx context.Context, n int) {
+		if n != 2 {
+			return
+		}
+		syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		select {
+		case <-ctx.Done():
+		case <-time.After(30 * time.Second):
+		}
+	}
+	os.Exit(Main(strings.Split(args, "\n"), os.Stdin, os.Stdout, os.Stderr))
+}
+
+// A migrate stopped by SIGTERM (a service manager, a deploy, a Ctrl-C)
+// stops cleanly: it says so, writes nothing, and removes the destination
+// file it had created, so that running it again just works.
+func TestMigrateInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
+	fillForMigrate(t, src)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMigrateChild$")
+	cmd.Env = append(os.Environ(), migrateChildEnv+"="+strings.Join([]string{"migrate", "--from", src, "--to", dst}, "\n"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("interrupted migrate: %v, want exit status 1\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"interrupted", "nothing was written to " + dst} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+		}
+	}
+	assertNoStoreFiles(t, dst)
+	if r := run(t, "", "migrate", "--from", src, "--to", dst); r.code != 0 || !strings.Contains(r.stdout, "checksums match") {
+		t.Fatalf("migrate again after the interruption: %+v", r)
+	}
+}
+
+func assertNoStoreFiles(t *testing.T, path string) {
+	t.Helper()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s is left behind (%v)", p, err)
 		}
 	}
 }
