@@ -168,6 +168,9 @@ func ParseStore(s string) (Location, error) {
 		}
 		return Location{Kind: "sqlite", Path: p}, nil
 	case strings.HasPrefix(s, "postgres://"), strings.HasPrefix(s, "postgresql://"):
+		if err := postgres.CheckURL(s); err != nil {
+			return Location{}, &memory.FieldError{Field: "store", Problem: err.Error()}
+		}
 		return Location{Kind: "postgres", Path: s}, nil
 	case strings.Contains(s, "://"):
 		scheme, _, _ := strings.Cut(s, "://")

@@ -50,11 +50,16 @@ func TestStoreLocation(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--store", "redis://127.0.0.1/memgate", "stats"},
 		{"--store", "sqlite:", "stats"},
+		{"--store", "postgres://alex:s3cret@db.internal:port/memgate", "stats"},    // a port that is no number
+		{"--store", "postgres://alex:s3%zzcret@db.internal:5432/memgate", "stats"}, // a broken escape
 		{"--index", "hnsw", "stats"},
 	} {
 		r := run(t, "", bad...)
 		if r.code != 2 || !strings.Contains(r.stderr, bad[0]+":") {
 			t.Errorf("memgate %v = %d %q, want a usage error naming %s", bad, r.code, r.stderr, bad[0])
+		}
+		if strings.Contains(r.stderr, "s3") {
+			t.Errorf("memgate %v prints the password: %s", bad, r.stderr)
 		}
 	}
 }

@@ -58,6 +58,23 @@ type Store struct {
 	auditLock, memoriesLock, drainLock int64
 }
 
+// errBadURL is the error of a URL pgx cannot parse. pgx's own message
+// quotes the URL, and its redaction of the password is best effort, so it
+// is not passed on.
+var errBadURL = errors.New("the PostgreSQL URL cannot be parsed (want postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=…])")
+
+// CheckURL reports whether url is a connection string Open can parse,
+// without connecting: a command line checks it with its other flags.
+func CheckURL(url string) error {
+	if strings.TrimSpace(url) == "" {
+		return errors.New("empty PostgreSQL URL")
+	}
+	if _, err := pgxpool.ParseConfig(url); err != nil {
+		return errBadURL
+	}
+	return nil
+}
+
 // Open opens the store at url (postgres://user:password@host:port/db?… or
 // a libpq keyword/value string; pool_max_conns and the like as pgxpool
 // reads them), creating its schema if the database has none and upgrading
@@ -75,8 +92,7 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		// pgx's message quotes the URL, password included.
-		return nil, fmt.Errorf("open store: the PostgreSQL URL cannot be parsed (want postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+		return nil, fmt.Errorf("open store: %w", errBadURL)
 	}
 	s := &Store{display: display(cfg.ConnConfig), readOnly: o.ReadOnly}
 	if o.MaxConns > 0 {
