@@ -21,15 +21,16 @@
 # it is built with `go install
 # github.com/weaviate/weaviate/cmd/weaviate-server@v1.35.2`, about ten
 # minutes cold), one node listening for REST on 127.0.0.1, with its data in
-# DIR/weaviate/data, anonymous access, no vectorizer, no telemetry, and every
-# port it opens (REST, gRPC, gossip, data, Raft, Raft RPC) a free one; its pid
-# is kept in DIR/weaviate/pid for scaleout-down.sh. Weaviate 1.35.2 binds
-# two of those ports, gRPC and the cluster data (internal API) port, on all
-# interfaces (its code listens on ":PORT"; no setting changes that), and
-# access is anonymous: on a host reachable from others, firewall them. It
-# prints MEMGATE_INDEX
-# (weaviate://127.0.0.1:PORT?grpc=GRPCPORT) and MEMGATE_TEST_WEAVIATE
-# (http://127.0.0.1:PORT?grpc=GRPCPORT).
+# DIR/weaviate/data, API-key authentication with a random key (kept in
+# DIR/weaviate/apikey; anonymous access off), no vectorizer, no telemetry,
+# and every port it opens (REST, gRPC, gossip, data, Raft, Raft RPC) a free
+# one; its pid is kept in DIR/weaviate/pid for scaleout-down.sh. Weaviate
+# 1.35.2 binds two of those ports, gRPC and the cluster data (internal API)
+# port, on all interfaces (its code listens on ":PORT"; no setting changes
+# that): on a host reachable from others, firewall them. It prints
+# MEMGATE_INDEX (weaviate://127.0.0.1:PORT?grpc=GRPCPORT),
+# MEMGATE_TEST_WEAVIATE (http://127.0.0.1:PORT?grpc=GRPCPORT) and
+# MEMGATE_WEAVIATE_API_KEY.
 #
 # Running it again on a DIR whose servers are running prints the same lines;
 # on a DIR whose servers were stopped, it starts them again. Everything but
@@ -214,7 +215,10 @@ wv_start() {
   # it needs, plus PATH and HOME.
   nohup env -i PATH="$PATH" HOME="$HOME" \
     PERSISTENCE_DATA_PATH="$wvdata" \
-    AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true \
+    AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=false \
+    AUTHENTICATION_APIKEY_ENABLED=true \
+    AUTHENTICATION_APIKEY_ALLOWED_KEYS="$wvkey" \
+    AUTHENTICATION_APIKEY_USERS=memgate \
     DEFAULT_VECTORIZER_MODULE=none \
     ENABLE_MODULES= \
     DISABLE_TELEMETRY=true \
@@ -252,6 +256,14 @@ wv_start() {
 
 mkdir -p "$wv" "$wvdata"
 chmod 700 "$wv"
+# The server's API key, made once per DIR. A server that an older version
+# of this script started without one (anonymous) is left as it is, and no
+# key is printed for it.
+wvkeyfile="$wv/apikey"
+if [ ! -f "$wvkeyfile" ] && ! wv_alive; then
+  (umask 077 && od -An -tx1 -N24 /dev/urandom | tr -d ' \n' >"$wvkeyfile")
+fi
+wvkey=$(cat "$wvkeyfile" 2>/dev/null || true)
 if wv_alive; then
   # shellcheck disable=SC1090
   . "$wv/ports"
@@ -296,6 +308,7 @@ fi
   echo "# Weaviate in $wvdata (127.0.0.1:$http_port, gRPC $grpc_port, pid $(cat "$wvpidfile")); stop it with scripts/scaleout-down.sh $dir"
   echo "export MEMGATE_INDEX='weaviate://127.0.0.1:$http_port?grpc=$grpc_port'"
   echo "export MEMGATE_TEST_WEAVIATE='http://127.0.0.1:$http_port?grpc=$grpc_port'"
+  [ -z "$wvkey" ] || echo "export MEMGATE_WEAVIATE_API_KEY='$wvkey'"
 } >"$wvenv"
 chmod 600 "$wvenv"
 

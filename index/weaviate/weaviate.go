@@ -77,7 +77,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net/http"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -88,6 +90,8 @@ import (
 	"github.com/go-openapi/strfmt"
 	"github.com/google/uuid"
 	wv "github.com/weaviate/weaviate-go-client/v5/weaviate"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	wvgrpc "github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
@@ -147,8 +151,17 @@ type options struct {
 	flatCutoff int
 }
 
+// EnvAPIKey is the environment variable that holds the API key New sends
+// (as "Authorization: Bearer KEY", over HTTP and gRPC) to a Weaviate server
+// with API-key authentication (AUTHENTICATION_APIKEY_ENABLED). It is not
+// part of the URL, so that the key never shows where the index's URL does
+// (flags, logs, /metrics, the outbox's identity). Unset or empty, requests
+// are anonymous.
+const EnvAPIKey = "MEMGATE_WEAVIATE_API_KEY"
+
 // New connects to the Weaviate server at rawURL and makes sure the
 // collection exists (creating it if needed) for vectors of dimension dim.
+// With EnvAPIKey set, it authenticates with that key.
 //
 // rawURL is http://host:port, https://host:port or weaviate://host:port
 // (plain HTTP), with optional query parameters grpc=PORT (the server's
@@ -171,15 +184,33 @@ func New(ctx context.Context, rawURL string, dim int) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	key := os.Getenv(EnvAPIKey)
+	if key != "" {
+		opts.cfg.AuthConfig = auth.ApiKey{Value: key}
+	}
 	client, err := wv.NewClient(opts.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("weaviate index: %w", err)
 	}
 	x := &Index{client: client, class: opts.class, dim: dim, identity: identity(rawURL)}
 	if err := x.ensureClass(ctx, opts.flatCutoff); err != nil {
-		return nil, err
+		return nil, refused(err, key != "")
 	}
 	return x, nil
+}
+
+// refused explains an error of a server that refused memgate's
+// credentials (HTTP 401 or 403): which variable to set or check. Other
+// errors are returned as they are.
+func refused(err error, withKey bool) error {
+	var ce *fault.WeaviateClientError
+	if !errors.As(err, &ce) || ce.StatusCode != http.StatusUnauthorized && ce.StatusCode != http.StatusForbidden {
+		return err
+	}
+	if !withKey {
+		return fmt.Errorf("%w (the server wants an API key: set %s)", err, EnvAPIKey)
+	}
+	return fmt.Errorf("%w (the server refused the API key in %s)", err, EnvAPIKey)
 }
 
 // CheckURL reports whether rawURL is a URL New accepts, without

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -71,6 +72,50 @@ func TestPersistent(t *testing.T) {
 	x := fresh(t, 2)
 	if !x.Persistent() {
 		t.Fatal("Persistent() = false")
+	}
+}
+
+// TestAPIKey: against a server that requires an API key (scaleout-up.sh
+// starts one and exports MEMGATE_WEAVIATE_API_KEY), New without a key, or
+// with a wrong one, fails and says which variable to set or check; with
+// the key it connects, and the index works over HTTP and gRPC alike.
+func TestAPIKey(t *testing.T) {
+	base := serverURL(t)
+	key := os.Getenv(weaviate.EnvAPIKey)
+	if key == "" {
+		t.Skip(weaviate.EnvAPIKey + " is not set: the test server takes anonymous requests")
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("class", fmt.Sprintf("MemgateKey%d", time.Now().UnixNano()))
+	u.RawQuery = q.Encode()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, tc := range []struct{ key, want string }{
+		{"", "the server wants an API key: set " + weaviate.EnvAPIKey},
+		{key + "x", "the server refused the API key in " + weaviate.EnvAPIKey},
+	} {
+		t.Setenv(weaviate.EnvAPIKey, tc.key)
+		_, err := weaviate.New(ctx, u.String(), 2)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New with key %q: %v, want an error saying %q", tc.key, err, tc.want)
+		}
+		if err != nil && tc.key != "" && strings.Contains(err.Error(), tc.key) {
+			t.Errorf("the error shows the key: %v", err)
+		}
+	}
+	t.Setenv(weaviate.EnvAPIKey, key)
+	x := fresh(t, 2)
+	f := memory.Filter{UserID: "u"}
+	if err := x.Upsert(ctx, retrieve.Entry{ID: "a", UserID: "u", Vector: []float32{1, 0}, Text: "key holder"}); err != nil {
+		t.Fatalf("add with the key: %v", err)
+	}
+	hits, err := x.Search(ctx, f, []float32{1, 0}, 1)
+	if err != nil || len(hits) != 1 || hits[0].ID != "a" {
+		t.Fatalf("search with the key: %v, %v", hits, err)
 	}
 }
 
