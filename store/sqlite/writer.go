@@ -457,7 +457,6 @@ func (w *auditWriter) receive() (*auditReq, bool) {
 // request fails, the transaction is rolled back and each request is written
 // in a transaction of its own, so that only the failing one fails.
 func (w *auditWriter) write(group []*auditReq) {
-	defer w.publishBacklog()
 	if w.beforeGroup != nil {
 		w.beforeGroup(group)
 	}
@@ -476,20 +475,27 @@ func (w *auditWriter) write(group []*auditReq) {
 	})
 	if failed != nil && len(group) > 1 && !storageError(err) {
 		written := group[:0:0]
-		for _, r := range group {
+		errs := make([]error, len(group))
+		for i, r := range group {
 			r.first = 0
-			err := w.tx(ctx, func(tx execer) error { return r.write(ctx, tx) })
-			if err == nil {
+			errs[i] = w.tx(ctx, func(tx execer) error { return r.write(ctx, tx) })
+			if errs[i] == nil {
 				written = append(written, r)
 			}
-			r.answer(err)
 		}
 		w.appended(written)
+		w.publishBacklog()
+		for i, r := range group {
+			r.answer(errs[i])
+		}
 		return
 	}
 	if err == nil {
 		w.appended(group)
 	}
+	// Published before the callers hear back, so that a caller reads a
+	// backlog that counts its own events.
+	w.publishBacklog()
 	for _, r := range group {
 		r.answer(err)
 	}
