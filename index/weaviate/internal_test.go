@@ -2,10 +2,14 @@ package weaviate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/except"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 
 	"github.com/memgate/memgate/index/exact"
 	"github.com/memgate/memgate/memory"
@@ -201,5 +205,34 @@ func TestNumber(t *testing.T) {
 		if got != c.want || (err == nil) != c.ok {
 			t.Errorf("number(%v) = %d, %v; want %d, ok %v", c.path, got, err, c.want, c.ok)
 		}
+	}
+}
+
+// TestPlainErrors: the client's errors read plainly, and keep what callers
+// look for: the context's error under a request that timed out, the
+// client's error (and its status) under one the server refused.
+func TestPlainErrors(t *testing.T) {
+	timeout := fmt.Errorf("Get %q: %w", "http://127.0.0.1:1/v1/schema", context.DeadlineExceeded)
+	derived := fmt.Errorf("weaviate index: search: %w", plain(except.NewDerivedWeaviateClientError(timeout)))
+	if want := `weaviate index: search: Get "http://127.0.0.1:1/v1/schema": context deadline exceeded`; derived.Error() != want {
+		t.Errorf("derived error reads %q, want %q", derived, want)
+	}
+	if !errors.Is(derived, context.DeadlineExceeded) {
+		t.Error("errors.Is does not find the deadline under the client's error")
+	}
+	status := fmt.Errorf("weaviate index: checking collection: %w", plain(except.NewWeaviateClientError(401, `{"message":"anonymous access not enabled"}`+"\n")))
+	if want := `weaviate index: checking collection: HTTP 401: {"message":"anonymous access not enabled"}`; status.Error() != want {
+		t.Errorf("status error reads %q, want %q", status, want)
+	}
+	var ce *fault.WeaviateClientError
+	if !errors.As(status, &ce) || ce.StatusCode != 401 {
+		t.Errorf("errors.As does not find the client's error: %v", status)
+	}
+	if !strings.Contains(refused(status, false).Error(), EnvAPIKey) {
+		t.Errorf("a 401 does not name %s: %v", EnvAPIKey, refused(status, false))
+	}
+	other := errors.New("not the client's")
+	if plain(other) != other || plain(nil) != nil {
+		t.Error("plain changed an error that is not the client's")
 	}
 }

@@ -63,12 +63,12 @@ func (x *Index) ReplaceUser(ctx context.Context, userID string, sizeHint int, en
 		}
 	}
 	if err := x.Upsert(ctx, es...); err != nil {
-		return fmt.Errorf("weaviate index: replacing the entries of %s: %w", userID, err)
+		return fmt.Errorf("weaviate index: replacing the entries of %s: %w", userID, plain(err))
 	}
 	var stale []string
 	for id, err := range x.memoryIDs(ctx, userID) {
 		if err != nil {
-			return fmt.Errorf("weaviate index: replacing the entries of %s: %w", userID, err)
+			return fmt.Errorf("weaviate index: replacing the entries of %s: %w", userID, plain(err))
 		}
 		if _, ok := pos[id]; !ok {
 			stale = append(stale, id)
@@ -76,7 +76,7 @@ func (x *Index) ReplaceUser(ctx context.Context, userID string, sizeHint int, en
 	}
 	for chunk := range slices.Chunk(stale, listPage) {
 		if err := x.Remove(ctx, userID, chunk...); err != nil {
-			return fmt.Errorf("weaviate index: replacing the entries of %s: %w", userID, err)
+			return fmt.Errorf("weaviate index: replacing the entries of %s: %w", userID, plain(err))
 		}
 	}
 	return nil
@@ -96,7 +96,7 @@ func (x *Index) memoryIDs(ctx context.Context, userID string) iter.Seq2[string, 
 			}
 			rows, err := x.get(ctx, g)
 			if err != nil {
-				yield("", fmt.Errorf("listing objects: %w", err))
+				yield("", fmt.Errorf("listing objects: %w", plain(err)))
 				return
 			}
 			for _, r := range rows {

@@ -124,7 +124,7 @@ func (x *Index) Search(ctx context.Context, f memory.Filter, q []float32, k int)
 	}
 	hits, err := x.fetch(ctx, k, query, rate, false)
 	if err != nil {
-		return nil, fmt.Errorf("weaviate index: search: %w", err)
+		return nil, fmt.Errorf("weaviate index: search: %w", plain(err))
 	}
 	return hits, nil
 }
@@ -170,7 +170,7 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 			WithWhere(where).WithLimit(int(matching)).WithFields(fields...)
 		rows, err := x.get(ctx, g)
 		if err != nil {
-			return nil, fmt.Errorf("weaviate index: lexical search: %w", err)
+			return nil, fmt.Errorf("weaviate index: lexical search: %w", plain(err))
 		}
 		hits := make([]retrieve.Hit, 0, len(rows))
 		for _, r := range rows {
@@ -205,7 +205,7 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 	}
 	hits, err := x.fetch(ctx, k, get, rate, true)
 	if err != nil {
-		return nil, fmt.Errorf("weaviate index: lexical search: %w", err)
+		return nil, fmt.Errorf("weaviate index: lexical search: %w", plain(err))
 	}
 	return hits, nil
 }
@@ -290,7 +290,7 @@ func (x *Index) bm25Stats(ctx context.Context, userID string, words []string) (*
 	st := &bm25Stats{}
 	tn, err := json.Marshal(tenant(userID))
 	if err != nil {
-		return nil, fmt.Errorf("weaviate index: lexical statistics: %w", err)
+		return nil, fmt.Errorf("weaviate index: lexical statistics: %w", plain(err))
 	}
 	for i := 0; i < len(words); i += statsChunk {
 		chunk := words[i:min(i+statsChunk, len(words))]
@@ -302,7 +302,7 @@ func (x *Index) bm25Stats(ctx context.Context, userID string, words []string) (*
 		for j, w := range chunk {
 			val, err := json.Marshal(w)
 			if err != nil {
-				return nil, fmt.Errorf("weaviate index: lexical statistics: %w", err)
+				return nil, fmt.Errorf("weaviate index: lexical statistics: %w", plain(err))
 			}
 			fmt.Fprintf(&b, "t%d:%s(tenant:%s,where:{path:[%q],operator:Equal,valueText:%s}){meta{count}} ",
 				j, x.class, tn, propTerms, val)
@@ -313,25 +313,25 @@ func (x *Index) bm25Stats(ctx context.Context, userID string, words []string) (*
 			if noTenant(err) {
 				return &bm25Stats{}, nil
 			}
-			return nil, fmt.Errorf("weaviate index: lexical statistics: %w", err)
+			return nil, fmt.Errorf("weaviate index: lexical statistics: %w", plain(err))
 		}
 		agg, _ := res.Data["Aggregate"].(map[string]any)
 		if i == 0 {
 			all := firstResult(agg["all"])
 			if st.n, err = number(all, "meta", "count"); err != nil {
-				return nil, fmt.Errorf("weaviate index: lexical statistics: entries: %w", err)
+				return nil, fmt.Errorf("weaviate index: lexical statistics: entries: %w", plain(err))
 			}
 			if st.n == 0 {
 				return st, nil
 			}
 			if st.totalLen, err = number(all, propTermCount, "sum"); err != nil {
-				return nil, fmt.Errorf("weaviate index: lexical statistics: words: %w", err)
+				return nil, fmt.Errorf("weaviate index: lexical statistics: words: %w", plain(err))
 			}
 		}
 		df := make([]int64, len(chunk))
 		for j := range chunk {
 			if df[j], err = number(firstResult(agg[fmt.Sprintf("t%d", j)]), "meta", "count"); err != nil {
-				return nil, fmt.Errorf("weaviate index: lexical statistics: frequency of %q: %w", chunk[j], err)
+				return nil, fmt.Errorf("weaviate index: lexical statistics: frequency of %q: %w", chunk[j], plain(err))
 			}
 		}
 		if !st.use(chunk, df) {
@@ -394,7 +394,7 @@ func (x *Index) get(ctx context.Context, g *graphql.GetBuilder) ([]map[string]an
 		if noTenant(err) {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("query: %w", err)
+		return nil, fmt.Errorf("query: %w", plain(err))
 	}
 	get, _ := res.Data["Get"].(map[string]any)
 	list, _ := get[x.class].([]any)

@@ -190,7 +190,7 @@ func New(ctx context.Context, rawURL string, dim int) (*Index, error) {
 	}
 	client, err := wv.NewClient(opts.cfg)
 	if err != nil {
-		return nil, fmt.Errorf("weaviate index: %w", err)
+		return nil, fmt.Errorf("weaviate index: %w", plain(err))
 	}
 	x := &Index{client: client, class: opts.class, dim: dim, identity: identity(rawURL)}
 	if err := x.ensureClass(ctx, opts.flatCutoff); err != nil {
@@ -427,7 +427,7 @@ func (x *Index) Persistent() bool { return true }
 func (x *Index) Check(ctx context.Context) error {
 	ok, err := x.client.Misc().ReadyChecker().Do(ctx)
 	if err != nil {
-		return fmt.Errorf("weaviate index %s: readiness: %w", x.identity, err)
+		return fmt.Errorf("weaviate index %s: readiness: %w", x.identity, plain(err))
 	}
 	if !ok {
 		return fmt.Errorf("weaviate index %s: Weaviate says it is not ready", x.identity)
@@ -440,7 +440,7 @@ func (x *Index) Check(ctx context.Context) error {
 func (x *Index) ensureClass(ctx context.Context, flatCutoff int) error {
 	ok, err := x.client.Schema().ClassExistenceChecker().WithClassName(x.class).Do(ctx)
 	if err != nil {
-		return fmt.Errorf("weaviate index: checking collection %s: %w", x.class, err)
+		return fmt.Errorf("weaviate index: checking collection %s: %w", x.class, plain(err))
 	}
 	if ok {
 		return x.checkClass(ctx)
@@ -485,7 +485,7 @@ func (x *Index) ensureClass(ctx context.Context, flatCutoff int) error {
 		if ok, err2 := x.client.Schema().ClassExistenceChecker().WithClassName(x.class).Do(ctx); err2 == nil && ok {
 			return x.checkClass(ctx)
 		}
-		return fmt.Errorf("weaviate index: creating collection %s: %w", x.class, err)
+		return fmt.Errorf("weaviate index: creating collection %s: %w", x.class, plain(err))
 	}
 	return nil
 }
@@ -496,7 +496,7 @@ func (x *Index) ensureClass(ctx context.Context, flatCutoff int) error {
 func (x *Index) checkClass(ctx context.Context) error {
 	c, err := x.client.Schema().ClassGetter().WithClassName(x.class).Do(ctx)
 	if err != nil {
-		return fmt.Errorf("weaviate index: reading collection %s: %w", x.class, err)
+		return fmt.Errorf("weaviate index: reading collection %s: %w", x.class, plain(err))
 	}
 	var problems []string
 	props := map[string]*models.Property{}
@@ -580,7 +580,7 @@ func (x *Index) Upsert(ctx context.Context, entries ...retrieve.Entry) error {
 	for chunk := range slices.Chunk(objs, batchSize) {
 		res, err := x.client.Batch().ObjectsBatcher().WithObjects(chunk...).Do(ctx)
 		if err != nil {
-			return fmt.Errorf("weaviate index: upsert of %d entries: %w", len(chunk), err)
+			return fmt.Errorf("weaviate index: upsert of %d entries: %w", len(chunk), plain(err))
 		}
 		var errs []error
 		for _, r := range res {
@@ -630,7 +630,7 @@ func (x *Index) Remove(ctx context.Context, userID string, ids ...string) error 
 	_, err := x.client.Batch().ObjectsBatchDeleter().WithClassName(x.class).WithTenant(tenant(userID)).
 		WithWhere(where).WithOutput("minimal").Do(ctx)
 	if err != nil && !noTenant(err) {
-		return fmt.Errorf("weaviate index: remove: %w", err)
+		return fmt.Errorf("weaviate index: remove: %w", plain(err))
 	}
 	return nil
 }
@@ -664,14 +664,14 @@ func (x *Index) Vectors(ctx context.Context, userID string, ids []string) ([][]f
 		WithFields(graphql.Field{Name: propMemoryID}, graphql.Field{Name: "_additional", Fields: []graphql.Field{{Name: "vector"}}})
 	rows, err := x.get(ctx, g)
 	if err != nil {
-		return nil, fmt.Errorf("weaviate index: vectors: %w", err)
+		return nil, fmt.Errorf("weaviate index: vectors: %w", plain(err))
 	}
 	byID := make(map[string][]float32, len(rows))
 	for _, r := range rows {
 		id, _ := r[propMemoryID].(string)
 		v, err := x.rowVector(id, r)
 		if err != nil {
-			return nil, fmt.Errorf("weaviate index: vectors: %w", err)
+			return nil, fmt.Errorf("weaviate index: vectors: %w", plain(err))
 		}
 		byID[id] = v
 	}
