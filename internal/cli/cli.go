@@ -49,12 +49,25 @@ type env struct {
 // error is printed on stderr, escaped for the terminal.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The first interrupt or SIGTERM cancels the command's context, so
-	// that it stops cleanly (a migrate removes the file it created, a
-	// server drains); a second one terminates at once.
+	// that it stops cleanly (a migrate drops its unfinished copy, a server
+	// drains). A repeat within a second is the same request (GNU timeout
+	// and process managers signal the process and then its group); a
+	// later one terminates at once, except that serve and mcp, which
+	// handle SIGTERM themselves, go on draining till their drain timeout.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	returned := make(chan struct{})
+	defer close(returned)
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-returned:
+			return
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-returned:
+		}
 		stop()
 	}()
 	e := &env{in: stdin, out: stdout, err: stderr, args: args}

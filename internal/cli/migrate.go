@@ -189,25 +189,34 @@ func openDumpStore(ctx context.Context, loc config.Location, create bool) (dumpS
 
 // migrate copies src into dst (unless verifyOnly), dumps dst again and
 // compares the two dumps' summaries, and prints them.
+//
+// A SQLite destination that does not exist yet is written under a
+// temporary name beside it (newStoreFile) and linked into place only once
+// the copy is verified: a failed or interrupted run leaves nothing at the
+// destination, and never removes a file that another run may be writing.
+// Any other destination (an empty SQLite file, a PostgreSQL database) is
+// restored in one transaction, so a failure writes nothing to it either.
 func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verifyOnly, asJSON bool) error {
 	src, err := openDumpStore(ctx, srcLoc, false)
 	if err != nil {
-		return fmt.Errorf("--from: %w", err)
+		return interrupted(ctx, fmt.Errorf("--from: %w", err), "")
 	}
 	defer src.Close()
-	// created: this run made the destination file (exclusively, so that
-	// of two runs racing to one new path only one thinks so), and may
-	// remove it if the copy fails.
-	created := false
+	target := dstLoc // where the copy is written
+	nothing := "; nothing was written to " + dstLoc.String()
 	if dstLoc.Kind == "sqlite" && !verifyOnly {
-		if f, err := os.OpenFile(dstLoc.Path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
-			f.Close()
-			created = true
+		tmp, err := newStoreFile(dstLoc.Path)
+		if err != nil {
+			return fmt.Errorf("--to: %w", err)
+		}
+		if tmp != "" {
+			defer removeStoreFiles(tmp) // after a success, only the link to it is left
+			target = config.Location{Kind: "sqlite", Path: tmp}
 		}
 	}
-	dst, err := openDumpStore(ctx, dstLoc, !verifyOnly)
+	dst, err := openDumpStore(ctx, target, !verifyOnly)
 	if err != nil {
-		return fmt.Errorf("--to: %w", err)
+		return interrupted(ctx, fmt.Errorf("--to: %w", err), nothing)
 	}
 	closed := false
 	defer func() {
@@ -223,30 +232,18 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	if verifyOnly {
 		err = dumpInto(ctx, src, &srcDigest, update)
 	} else {
-		err = dst.Restore(ctx, counted(store.Tee(fromSource(ctx, store.Records(ctx, src)), &srcDigest), update))
+		err = dst.Restore(ctx, counted(fromSource(ctx, store.Tee(store.Records(ctx, src), &srcDigest)), update))
 	}
 	done()
 	if err != nil {
-		if !verifyOnly {
-			dst.Close()
-			closed = true
-			// An interrupted run cleans up too: the context is done, the
-			// clean-up's is not.
-			cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-			defer cancel()
-			if created && storeIsEmpty(cleanup, dstLoc) {
-				removeStoreFiles(dstLoc.Path)
-			}
-			var se sourceError
-			switch {
-			case ctx.Err() != nil:
-				return fmt.Errorf("interrupted (%w); nothing was written to %s", context.Cause(ctx), dstLoc)
-			case errors.As(err, &se):
-				return fmt.Errorf("--from: %w; nothing was written to %s", se.err, dstLoc)
-			}
-			return fmt.Errorf("%w; nothing was written to %s", err, dstLoc)
+		if verifyOnly {
+			return interrupted(ctx, fmt.Errorf("--from: %w", err), "")
 		}
-		return fmt.Errorf("--from: %w", err)
+		var se sourceError
+		if errors.As(err, &se) {
+			err = fmt.Errorf("--from: %w", se.err)
+		}
+		return interrupted(ctx, err, nothing)
 	}
 	rep.Source = srcDigest.Summary()
 	if !verifyOnly {
@@ -264,12 +261,26 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	err = dumpInto(ctx, dst, &dstDigest, update)
 	done()
 	if err != nil {
-		return fmt.Errorf("verify %s: %w", dstLoc, err)
+		if target != dstLoc {
+			return interrupted(ctx, fmt.Errorf("verify the copy: %w", err), nothing)
+		}
+		if !verifyOnly {
+			// The copy is committed: say so, and how to check it.
+			return interrupted(ctx, fmt.Errorf("verify %s: %w", dstLoc, err),
+				fmt.Sprintf("; the copy was written: check it with memgate migrate --from %s --to %s --verify", safe(srcLoc.String()), safe(dstLoc.String())))
+		}
+		return interrupted(ctx, fmt.Errorf("verify %s: %w", dstLoc, err), "")
 	}
 	rep.Destination = dstDigest.Summary()
 	rep.VerifySeconds = time.Since(start).Seconds()
 	rep.Differences = rep.Destination.Diff(rep.Source)
 	rep.Match = rep.Differences == nil && rep.Destination.SHA256 == rep.Source.SHA256
+	if rep.Match && target != dstLoc {
+		closed = true
+		if err := publish(dst, target.Path, dstLoc.Path); err != nil {
+			return fmt.Errorf("--to: %w%s", err, nothing)
+		}
+	}
 
 	if asJSON {
 		if err := e.printJSON(rep); err != nil {
@@ -279,18 +290,69 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 		e.printMigration(&rep)
 	}
 	if !rep.Match {
-		what := "the copy in " + dstLoc.String()
-		if verifyOnly {
-			what = dstLoc.String()
+		switch {
+		case verifyOnly:
+			return fmt.Errorf("%s does not match %s: %s", dstLoc, srcLoc, strings.Join(rep.Differences, "; "))
+		case target != dstLoc:
+			return fmt.Errorf("the copy does not match %s: %s%s", srcLoc, strings.Join(rep.Differences, "; "), nothing)
 		}
-		return fmt.Errorf("%s does not match %s: %s", what, srcLoc, strings.Join(rep.Differences, "; "))
+		return fmt.Errorf("the copy in %s does not match %s: %s", dstLoc, srcLoc, strings.Join(rep.Differences, "; "))
 	}
 	return nil
 }
 
-// cleanupTimeout bounds how long a failed or interrupted migrate spends
-// checking and removing the destination file it created.
-const cleanupTimeout = 30 * time.Second
+// interrupted returns err, or, once ctx is done (an interrupt or SIGTERM),
+// an error that says so; after is added to either.
+func interrupted(ctx context.Context, err error, after string) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted (%w)%s", context.Cause(ctx), after)
+	}
+	return fmt.Errorf("%w%s", err, after)
+}
+
+// newStoreFile returns the path of a new, empty file beside path, made by
+// this run alone, into which a copy meant for path is written; "" when
+// path exists already (the copy then goes into it, and it is never
+// removed).
+func newStoreFile(path string) (string, error) {
+	if _, err := os.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".migrate-*")
+	if err != nil {
+		return "", fmt.Errorf("create a file beside %s for the copy: %w", path, err)
+	}
+	return f.Name(), f.Close()
+}
+
+// publish closes the store written at tmp and gives it the name path, unless
+// a file of that name appeared meanwhile (another run's copy, say), which is
+// left as it is.
+func publish(st store.Store, tmp, path string) error {
+	if err := st.Close(); err != nil {
+		return fmt.Errorf("close the copy: %w", err)
+	}
+	// Closing the last connection checkpoints the log into the file and
+	// removes it; a log left behind would hold part of the copy.
+	if fi, err := os.Stat(tmp + "-wal"); err == nil && fi.Size() > 0 {
+		return fmt.Errorf("the copy's write-ahead log %s was not checkpointed", tmp+"-wal")
+	}
+	err := os.Link(tmp, path) // fails if path exists: never replaces a file
+	switch {
+	case errors.Is(err, os.ErrExist):
+		return fmt.Errorf("%s was created by someone else during the copy", path)
+	case err != nil:
+		// A file system without hard links: rename, after checking once
+		// more that nothing took the name.
+		if _, statErr := os.Lstat(path); !errors.Is(statErr, os.ErrNotExist) {
+			return fmt.Errorf("%s was created by someone else during the copy", path)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return fmt.Errorf("name the copy %s: %w", path, err)
+		}
+	}
+	return nil
+}
 
 // sourceError is an error of reading the source store: a failed copy names
 // the store at fault, which the destination's restore would otherwise
@@ -351,30 +413,8 @@ func counted(records iter.Seq2[store.Record, error], update func(done, total int
 	}
 }
 
-// storeIsEmpty reports whether the store at loc holds nothing but maybe
-// an embedder identity: a failed restore leaves it so, but another run
-// may have filled the file meanwhile, and its copy must stay.
-func storeIsEmpty(ctx context.Context, loc config.Location) bool {
-	st, err := openDumpStore(ctx, loc, false)
-	if errors.Is(err, store.ErrNoStore) {
-		return true
-	}
-	if err != nil {
-		return false
-	}
-	defer st.Close()
-	errFound := errors.New("found a record")
-	err = st.Dump(ctx, func(r store.Record) error {
-		if r.Kind != store.RecordIdentity {
-			return errFound
-		}
-		return nil
-	})
-	return err == nil
-}
-
-// removeStoreFiles removes a SQLite store that migrate created and left
-// empty, with the files SQLite keeps beside it.
+// removeStoreFiles removes the temporary file of a copy, with the files
+// SQLite keeps beside it.
 func removeStoreFiles(path string) {
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		os.Remove(p)

@@ -358,35 +358,45 @@ func TestMigrateRaceKeepsTheCopy(t *testing.T) {
 // destination it was being copied into), and the destination migrate
 // created is removed.
 func TestMigrateCorruptSource(t *testing.T) {
-	dir := t.TempDir()
-	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
-	fillForMigrate(t, src)
-	db, err := sql.Open("sqlite", src)
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ name, update, want string }{
+		{"a vector the dump cannot read", "UPDATE memories SET embedding = x'0102' WHERE id = 'm3'", "corrupt embedding"},
+		{"a record the dump's checks refuse", "UPDATE memories SET user_id = '' WHERE id = 'm3'", "userId is missing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
+			fillForMigrate(t, src)
+			db, err := sql.Open("sqlite", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := db.Exec(tc.update)
+			if n, _ := res.RowsAffected(); err != nil || n != 1 {
+				t.Fatalf("corrupt: %v (%d rows)", err, n)
+			}
+			db.Close()
+			r := run(t, "", "migrate", "--from", src, "--to", dst)
+			if r.code != 1 {
+				t.Fatalf("migrate from a corrupt source: %+v", r)
+			}
+			checkOneLine(t, "migrate", r.stderr, "memgate: --from: ")
+			for _, want := range []string{"m3", tc.want, "nothing was written to " + dst} {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("the error does not say %q: %s", want, r.stderr)
+				}
+			}
+			if strings.Contains(r.stderr, "restore") {
+				t.Errorf("the error blames the destination's restore: %s", r.stderr)
+			}
+			assertNoStoreFiles(t, dst)
+		})
 	}
-	res, err := db.Exec("UPDATE memories SET embedding = x'0102' WHERE id = 'm3'")
-	if n, _ := res.RowsAffected(); err != nil || n != 1 {
-		t.Fatalf("corrupt: %v (%d rows)", err, n)
-	}
-	db.Close()
-	r := run(t, "", "migrate", "--from", src, "--to", dst)
-	if r.code != 1 {
-		t.Fatalf("migrate from a corrupt source: %+v", r)
-	}
-	checkOneLine(t, "migrate", r.stderr, "memgate: --from: ")
-	for _, want := range []string{"m3", "corrupt embedding", "nothing was written to " + dst} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("the error does not say %q: %s", want, r.stderr)
-		}
-	}
-	if strings.Contains(r.stderr, "restore") {
-		t.Errorf("the error blames the destination's restore: %s", r.stderr)
-	}
-	assertNoStoreFiles(t, dst)
 }
 
-const migrateChildEnv = "MEMGATE_MIGRATE_CHILD"
+const (
+	migrateChildEnv = "MEMGATE_MIGRATE_CHILD"
+	migrateTwiceEnv = "MEMGATE_MIGRATE_TWICE" // the child signals itself twice, 10 ms apart
+)
 
 // TestMigrateChild is `memgate migrate` in a child process of
 // TestMigrateInterrupted: it sends itself SIGTERM after the second record
@@ -401,6 +411,10 @@ func TestMigrateChild(t *testing.T) {
 			return
 		}
 		syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		if os.Getenv(migrateTwiceEnv) != "" { // as GNU timeout does: the process, then its group
+			time.Sleep(10 * time.Millisecond)
+			syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(30 * time.Second):
@@ -410,14 +424,25 @@ func TestMigrateChild(t *testing.T) {
 }
 
 // A migrate stopped by SIGTERM (a service manager, a deploy, a Ctrl-C)
-// stops cleanly: it says so, writes nothing, and removes the destination
-// file it had created, so that running it again just works.
+// stops cleanly: it says so, writes nothing, and leaves no file behind, so
+// that running it again just works; a repeat of the signal right after
+// the first (GNU timeout signals the process, then its group) changes
+// nothing.
 func TestMigrateInterrupted(t *testing.T) {
+	for _, twice := range []bool{false, true} {
+		t.Run(fmt.Sprintf("twice=%v", twice), func(t *testing.T) { migrateInterrupted(t, twice) })
+	}
+}
+
+func migrateInterrupted(t *testing.T, twice bool) {
 	dir := t.TempDir()
 	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
 	fillForMigrate(t, src)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMigrateChild$")
 	cmd.Env = append(os.Environ(), migrateChildEnv+"="+strings.Join([]string{"migrate", "--from", src, "--to", dst}, "\n"))
+	if twice {
+		cmd.Env = append(cmd.Env, migrateTwiceEnv+"=1")
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
@@ -436,11 +461,59 @@ func TestMigrateInterrupted(t *testing.T) {
 	}
 }
 
+// assertNoStoreFiles checks that neither the store at path nor a
+// temporary copy meant for it is left.
 func assertNoStoreFiles(t *testing.T, path string) {
 	t.Helper()
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s is left behind (%v)", p, err)
+		}
+	}
+	tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".migrate-*"))
+	if len(tmps) > 0 {
+		t.Errorf("temporary copies left behind: %v", tmps)
+	}
+}
+
+// A migrate that fails never removes the destination, even one that
+// another run created meanwhile: here a second migrate to the same new
+// path completes while the first is between its copy and its
+// verification, and the first then fails. The second's copy stays, and
+// the first says the path was taken.
+func TestMigrateFailureKeepsAnotherCopy(t *testing.T) {
+	dir := t.TempDir()
+	src, other, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "other.db"), filepath.Join(dir, "dst.db")
+	fillForMigrate(t, src)
+	if r := run(t, "", "--db", other, "add", "--user", "zoe", "--id", "z1", "zoe rows on Sundays"); r.code != 0 {
+		t.Fatalf("add: %+v", r)
+	}
+	for _, fail := range []bool{true, false} {
+		os.Remove(dst)
+		testHookAfterRestore = func(ctx context.Context, _ store.Store) error {
+			testHookAfterRestore = nil
+			if r := run(t, "", "migrate", "--from", other, "--to", dst); r.code != 0 {
+				t.Fatalf("the second migrate: %+v", r)
+			}
+			if fail {
+				return errors.New("the first run fails")
+			}
+			return nil
+		}
+		r := run(t, "", "migrate", "--from", src, "--to", dst)
+		testHookAfterRestore = nil
+		want := "the first run fails"
+		if !fail {
+			want = dst + " was created by someone else during the copy"
+		}
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("fail=%v: the first migrate: %+v, want exit 1 saying %q", fail, r, want)
+		}
+		if g := run(t, "", "--db", dst, "get", "z1"); g.code != 0 {
+			t.Fatalf("fail=%v: the second run's copy is gone: %+v", fail, g)
+		}
+		if tmps, _ := filepath.Glob(filepath.Join(dir, ".dst.db.migrate-*")); len(tmps) > 0 {
+			t.Errorf("fail=%v: temporary copies left behind: %v", fail, tmps)
 		}
 	}
 }
