@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -58,21 +59,61 @@ type Store struct {
 	auditLock, memoriesLock, drainLock int64
 }
 
-// errBadURL is the error of a URL pgx cannot parse. pgx's own message
-// quotes the URL, and its redaction of the password is best effort, so it
-// is not passed on.
-var errBadURL = errors.New("the PostgreSQL URL cannot be parsed (want postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=…])")
+// urlForm is the form of a PostgreSQL URL, for error messages.
+const urlForm = "want postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=…]"
 
-// CheckURL reports whether url is a connection string Open can parse,
-// without connecting: a command line checks it with its other flags.
-func CheckURL(url string) error {
-	if strings.TrimSpace(url) == "" {
+// CheckURL reports whether rawURL is a PostgreSQL URL whose form Open can
+// read, without connecting and without reading files or the environment
+// (certificates, a service file, PG* variables), which Open does: a
+// command line checks it with its other flags. Its errors never quote the
+// URL, which holds the password.
+func CheckURL(rawURL string) error {
+	if strings.TrimSpace(rawURL) == "" {
 		return errors.New("empty PostgreSQL URL")
 	}
-	if _, err := pgxpool.ParseConfig(url); err != nil {
-		return errBadURL
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		problem := "it is not a URL"
+		switch msg := err.Error(); {
+		case strings.Contains(msg, "invalid URL escape"):
+			problem = "a %-escape in it is malformed (write % itself as %25)"
+		case strings.Contains(msg, "invalid port"):
+			problem = "its port is not a number"
+		case strings.Contains(msg, "invalid character"), strings.Contains(msg, "control character"):
+			problem = "it holds a character a URL cannot (percent-encode it)"
+		}
+		return fmt.Errorf("the PostgreSQL URL cannot be read: %s (%s)", problem, urlForm)
+	}
+	// A password with a '/' that is not percent-encoded cuts the URL
+	// short: "postgres://u:12/ss@db/x" reads as host "u", port "12" and
+	// database "ss@db/x", and a message naming the database would show
+	// the password.
+	if strings.Contains(u.EscapedPath(), "@") {
+		return fmt.Errorf("the PostgreSQL URL cannot be read: an '@' follows its host, as when a password holds a '/': "+
+			"percent-encode it as %%2F (%s)", urlForm)
 	}
 	return nil
+}
+
+// openError is the error of a URL pgx refuses (a setting's value, a
+// certificate file it cannot read): pgx's reason, without the URL that its
+// message quotes, whose password pgx redacts only on a best-effort basis.
+func openError(rawURL string, err error) error {
+	detail := ""
+	msg := err.Error()
+	if strings.HasPrefix(msg, "cannot parse `") {
+		if i := strings.Index(msg, "`: "); i > 0 {
+			detail = msg[i+3:]
+		}
+	}
+	pw := ""
+	if u, uerr := url.Parse(rawURL); uerr == nil && u.User != nil {
+		pw, _ = u.User.Password()
+	}
+	if detail == "" || strings.Contains(detail, "://") || pw != "" && strings.Contains(detail, pw) {
+		return fmt.Errorf("the PostgreSQL URL cannot be used (%s)", urlForm)
+	}
+	return fmt.Errorf("the PostgreSQL URL cannot be used: %s", detail)
 }
 
 // Open opens the store at url (postgres://user:password@host:port/db?… or
@@ -90,9 +131,12 @@ func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
 	if strings.TrimSpace(url) == "" {
 		return nil, errors.New("open store: empty PostgreSQL URL")
 	}
+	if err := CheckURL(url); err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("open store: %w", errBadURL)
+		return nil, fmt.Errorf("open store: %w", openError(url, err))
 	}
 	s := &Store{display: display(cfg.ConnConfig), readOnly: o.ReadOnly}
 	if o.MaxConns > 0 {

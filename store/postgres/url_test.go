@@ -1,0 +1,62 @@
+package postgres
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// TestCheckURL: a URL whose form is wrong is refused, with the reason and
+// without the password; one whose form is right passes, whatever files or
+// variables pgx would read for it when the store is opened.
+func TestCheckURL(t *testing.T) {
+	for _, tc := range []struct{ url, want string }{
+		{"postgres://memgate:s3cret@db:5432/memgate", ""},
+		{"postgresql://memgate:s3%2Fcret@db/memgate?sslmode=verify-full&sslrootcert=/missing", ""},
+		{"postgres://memgate:p@ss:s3cret@db/memgate", ""},
+		{"postgres:///memgate?host=/var/run/postgresql", ""},
+		{"postgres://db1:5432,db2:5433/memgate", ""},
+		{"postgres://[::1]:5432/memgate", ""},
+		{"postgres://db/memgate?user=a@b", ""},
+		{"", "empty"},
+		{"postgres://memgate:s3cret@db:port/memgate", "port is not a number"},
+		{"postgres://memgate:s3%zzcret@db/memgate", "%-escape"},
+		{"postgres://memgate:12/s3cret@db:5432/memgate", "percent-encode it as %2F"},
+		{"postgres://memgate:/s3cret@db/memgate", "percent-encode it as %2F"},
+		{"postgres://memgate:s3cret\x7f@db/memgate", "character"},
+	} {
+		err := CheckURL(tc.url)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckURL(%q): %v", tc.url, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("CheckURL(%q): %v, want an error saying %q", tc.url, err, tc.want)
+		case err != nil && strings.Contains(err.Error(), "s3"):
+			t.Errorf("CheckURL(%q): the error shows the password: %v", tc.url, err)
+		}
+	}
+}
+
+// TestOpenError: what pgx refuses in a URL of the right form is said
+// without the URL.
+func TestOpenError(t *testing.T) {
+	for _, tc := range []struct{ url, want string }{
+		{"postgres://memgate:s3cret@db/memgate?sslmode=bogus", "sslmode is invalid"},
+		{"postgres://memgate:s3cret@db/memgate?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem", "/nonexistent/ca.pem"},
+		{"postgres://memgate:s3cret@db/memgate?pool_max_conns=abc", "pool_max_conns"},
+	} {
+		_, perr := pgxpool.ParseConfig(tc.url)
+		if perr == nil {
+			t.Fatalf("pgx accepts %q", tc.url)
+		}
+		err := openError(tc.url, perr)
+		if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("openError(%q) = %v, want it to say %q without the password", tc.url, err, tc.want)
+		}
+	}
+	if err := openError("postgres://memgate:s3cret@db/x", errors.New("cannot parse `postgres://memgate:s3cret@db/x`: s3cret is odd")); strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("a reason that holds the password is passed on: %v", err)
+	}
+}
