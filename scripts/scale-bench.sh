@@ -176,6 +176,10 @@ scaleout_env=$(bash scripts/scaleout-up.sh "$backends")
 scaleout_store=$(eval "$scaleout_env"; echo "$MEMGATE_STORE")
 scaleout_index=$(eval "$scaleout_env"; echo "$MEMGATE_INDEX")
 weaviate_url=$(eval "$scaleout_env"; echo "$MEMGATE_TEST_WEAVIATE")
+# The Weaviate server takes an API key (scaleout-up.sh): memgate serve and
+# the load generator's -wait-weaviate read it from here.
+MEMGATE_WEAVIATE_API_KEY=$(eval "$scaleout_env"; echo "${MEMGATE_WEAVIATE_API_KEY:-}")
+export MEMGATE_WEAVIATE_API_KEY
 weaviate_pid=$(cat "$backends/weaviate/pid")
 
 # bench NAME STORE INDEX: one backend's whole run.

@@ -236,3 +236,22 @@ func TestPlainErrors(t *testing.T) {
 		t.Error("plain changed an error that is not the client's")
 	}
 }
+
+// TestAPIKeyFromEnv: the key loses the spaces and line end a shell or a
+// file adds; one with a control character is refused with the variable's
+// name and without the key.
+func TestAPIKeyFromEnv(t *testing.T) {
+	for _, tc := range []struct{ env, want, err string }{
+		{"", "", ""},
+		{"   ", "", ""},
+		{" k3y-1\n", "k3y-1", ""},
+		{"k3y\x01", "", EnvAPIKey},
+		{"k3y\r\nX-Evil: 1", "", EnvAPIKey},
+	} {
+		t.Setenv(EnvAPIKey, tc.env)
+		got, err := apiKey()
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && (!strings.Contains(err.Error(), tc.err) || strings.Contains(err.Error(), "k3y")) {
+			t.Errorf("%s=%q: key %q, error %v; want %q and an error naming %q", EnvAPIKey, tc.env, got, err, tc.want, tc.err)
+		}
+	}
+}

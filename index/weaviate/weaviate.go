@@ -184,7 +184,10 @@ func New(ctx context.Context, rawURL string, dim int) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := os.Getenv(EnvAPIKey)
+	key, err := apiKey()
+	if err != nil {
+		return nil, err
+	}
 	if key != "" {
 		opts.cfg.AuthConfig = auth.ApiKey{Value: key}
 	}
@@ -197,6 +200,16 @@ func New(ctx context.Context, rawURL string, dim int) (*Index, error) {
 		return nil, refused(err, key != "")
 	}
 	return x, nil
+}
+
+// apiKey returns the API key in EnvAPIKey, without the spaces or line end
+// a file or a shell may have added; "" for none.
+func apiKey() (string, error) {
+	key := strings.TrimSpace(os.Getenv(EnvAPIKey))
+	if strings.ContainsFunc(key, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return "", fmt.Errorf("weaviate index: %s holds a control character: an API key cannot", EnvAPIKey)
+	}
+	return key, nil
 }
 
 // refused explains an error of a server that refused memgate's
@@ -252,6 +265,10 @@ func parseURL(rawURL string) (options, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return options{}, fmt.Errorf("weaviate index: url: %w", err)
+	}
+	if u.User != nil {
+		// Not quoted: it is likely a key.
+		return options{}, fmt.Errorf("weaviate index: the url holds a user or key before its host: give an API key in %s, not in the url", EnvAPIKey)
 	}
 	scheme := u.Scheme
 	switch scheme {

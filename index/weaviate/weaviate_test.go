@@ -81,7 +81,7 @@ func TestPersistent(t *testing.T) {
 // the key it connects, and the index works over HTTP and gRPC alike.
 func TestAPIKey(t *testing.T) {
 	base := serverURL(t)
-	key := os.Getenv(weaviate.EnvAPIKey)
+	key := strings.TrimSpace(os.Getenv(weaviate.EnvAPIKey))
 	if key == "" {
 		t.Skip(weaviate.EnvAPIKey + " is not set: the test server takes anonymous requests")
 	}
@@ -122,9 +122,12 @@ func TestAPIKey(t *testing.T) {
 // TestNewRejects checks URLs New refuses before any request.
 func TestNewRejects(t *testing.T) {
 	for _, u := range []string{"ftp://h:1", "http://", "weaviate://h:1?grpc=x", "weaviate://h:1?class=lower",
-		"weaviate://h:1?flatcutoff=0", "weaviate://h:1?flatcutoff=many"} {
-		if _, err := weaviate.New(context.Background(), u, 4); err == nil {
+		"weaviate://h:1?flatcutoff=0", "weaviate://h:1?flatcutoff=many", "weaviate://s3cretkey@h:1", "https://:s3cretkey@h:1"} {
+		_, err := weaviate.New(context.Background(), u, 4)
+		if err == nil {
 			t.Errorf("New(%q): no error", u)
+		} else if strings.Contains(err.Error(), "s3cretkey") {
+			t.Errorf("New(%q): the error shows the key: %v", u, err)
 		}
 	}
 	if _, err := weaviate.New(context.Background(), "weaviate://h:1", 0); err == nil {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/memgate/memgate/index/weaviate"
 )
 
 // ingestResult is what -op ingest measures.
@@ -312,7 +314,15 @@ func sum(v []int) int {
 // does not exist yet).
 func tenantCount(graphqlURL, class, tenant string) (int, error) {
 	q, _ := json.Marshal(map[string]string{"query": fmt.Sprintf(`{Aggregate{%s(tenant:%q){meta{count}}}}`, class, tenant)})
-	resp, err := http.Post(graphqlURL, "application/json", bytes.NewReader(q))
+	req, err := http.NewRequest("POST", graphqlURL, bytes.NewReader(q))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key := strings.TrimSpace(os.Getenv(weaviate.EnvAPIKey)); key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return 0, err
 	}
