@@ -147,12 +147,12 @@ func TestLocationHidesThePassword(t *testing.T) {
 }
 
 func TestParseFile(t *testing.T) {
-	f, err := ParseFile([]byte("store: sqlite:m.db\ngate: g.model\ndurableAudit: true\nindexWait: 30s\nserve:\n  addr: 127.0.0.1:9000\n  maxBodyBytes: 1024\n  drain: 5s\n"))
+	f, err := ParseFile([]byte("store: sqlite:m.db\ngate: g.model\ndurableAudit: true\nindexWait: 30s\nserve:\n  addr: 127.0.0.1:9000\n  maxBodyBytes: 1024\n  drain: 5s\n  metricsAddr: 127.0.0.1:9090\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f.Store != "sqlite:m.db" || f.Gate != "g.model" || !f.DurableAudit || f.IndexWait.Seconds() != 30 || f.Serve.Addr != "127.0.0.1:9000" ||
-		f.Serve.MaxBodyBytes != 1024 || f.Serve.Drain.Seconds() != 5 {
+		f.Serve.MaxBodyBytes != 1024 || f.Serve.Drain.Seconds() != 5 || f.Serve.MetricsAddr != "127.0.0.1:9090" {
 		t.Errorf("ParseFile = %+v", f)
 	}
 	for _, bad := range []string{
@@ -161,6 +161,7 @@ func TestParseFile(t *testing.T) {
 		"store: redis://x\n",             // unsupported
 		"store: [1, 2]\n",                // wrong type
 		"serve:\n  addr: x\n  addr: y\n", // repeated
+		"serve:\n  metricsAddr: nope\n",  // not HOST:PORT
 	} {
 		if _, err := ParseFile([]byte(bad)); err == nil {
 			t.Errorf("%q accepted", bad)

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"time"
 
@@ -42,6 +43,9 @@ type Serve struct {
 	MaxBatch       int           `yaml:"maxBatch" json:"maxBatch"`
 	LowerAuthority bool          `yaml:"lowerAuthority" json:"lowerAuthority"`
 	Drain          time.Duration `yaml:"drain" json:"drain"`
+	// MetricsAddr, if set, serves /metrics on this address alone (see
+	// memgate serve --metrics-addr).
+	MetricsAddr string `yaml:"metricsAddr" json:"metricsAddr"`
 }
 
 // LoadFile reads a configuration file. Unknown keys are errors (a typo must
@@ -84,6 +88,11 @@ func ParseFile(data []byte) (File, error) {
 		return File{}, fmt.Errorf("serve.maxBatch: %d is negative", f.Serve.MaxBatch)
 	case f.Serve.Drain < 0:
 		return File{}, fmt.Errorf("serve.drain: %s is negative", f.Serve.Drain)
+	}
+	if a := f.Serve.MetricsAddr; a != "" {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return File{}, fmt.Errorf("serve.metricsAddr %q: %v", a, err)
+		}
 	}
 	return f, nil
 }

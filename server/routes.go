@@ -35,7 +35,9 @@ func (s *Server) routes() {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	s.mux.HandleFunc("GET /readyz", s.ready)
-	s.mux.Handle("GET /metrics", s.m.handler())
+	if !s.o.SeparateMetrics {
+		s.mux.Handle("GET /metrics", s.m.handler())
+	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no_route", "", r.Method+" "+r.URL.Path+" is not a memgate route")
 	})

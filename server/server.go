@@ -46,6 +46,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock for key expiry. Default time.Now.
 	Now func() time.Time
+	// SeparateMetrics leaves /metrics out of the server's routes, for a
+	// caller that serves MetricsHandler on another listener: the counters
+	// of every tenant's traffic are not for the API's callers to read.
+	SeparateMetrics bool
 }
 
 // Server serves one engine. It is an http.Handler.
@@ -56,6 +60,10 @@ type Server struct {
 	mux  *http.ServeMux
 	m    *metrics
 }
+
+// MetricsHandler serves the Prometheus metrics (the /metrics route, unless
+// Options.SeparateMetrics). It is not authenticated.
+func (s *Server) MetricsHandler() http.Handler { return s.m.handler() }
 
 // New returns a server for eng, authenticating callers against keys.
 func New(eng *memgate.Engine, keys auth.Store, o Options) *Server {

@@ -230,6 +230,43 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
+// TestSeparateMetrics: with SeparateMetrics the API's listener has no
+// /metrics (404, as any unknown route), and MetricsHandler serves them,
+// counting the API's requests.
+func TestSeparateMetrics(t *testing.T) {
+	eng, err := memgate.New(context.Background(), mem.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	s := New(eng, eng.Store().(auth.Store), Options{SeparateMetrics: true})
+	api := httptest.NewServer(s)
+	t.Cleanup(api.Close)
+	metrics := httptest.NewServer(s.MetricsHandler())
+	t.Cleanup(metrics.Close)
+	resp, err := http.Get(api.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /metrics on the API: %d, want 404", resp.StatusCode)
+	}
+	if resp, err = http.Get(api.URL + "/v1/memories"); err != nil { // a 401, counted
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	resp, err = http.Get(metrics.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if want := `memgate_http_requests_total{route="GET /v1/memories",status="401"} 1`; resp.StatusCode != 200 || !strings.Contains(string(raw), want) {
+		t.Errorf("metrics listener: %d, want 200 with %s:\n%s", resp.StatusCode, want, raw)
+	}
+}
+
 // TestSQLiteGauges: on the SQLite store, /metrics shows the audit
 // writer's queue and the backlog of the audit trail's index by memory.
 func TestSQLiteGauges(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,10 @@ import (
 )
 
 // serveChildEnv makes TestServeChild run `memgate serve` in this process.
-const serveChildEnv = "MEMGATE_SERVE_CHILD"
+const (
+	serveChildEnv = "MEMGATE_SERVE_CHILD"
+	serveArgsEnv  = "MEMGATE_SERVE_ARGS" // more arguments of the child's serve, one per line
+)
 
 // TestServeChild is `memgate serve --addr 127.0.0.1:0` in a child process
 // of TestReplicaKilledMidRequest, configured by MEMGATE_STORE and
@@ -30,13 +34,25 @@ func TestServeChild(t *testing.T) {
 	if os.Getenv(serveChildEnv) == "" {
 		t.Skip("a child of TestReplicaKilledMidRequest")
 	}
-	os.Exit(Main([]string{"serve", "--addr", "127.0.0.1:0"}, os.Stdin, os.Stdout, os.Stderr))
+	args := []string{"serve", "--addr", "127.0.0.1:0"}
+	if extra := os.Getenv(serveArgsEnv); extra != "" {
+		args = append(args, strings.Split(extra, "\n")...)
+	}
+	os.Exit(Main(args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // startServe starts `memgate serve` on a free loopback port in a child
 // process with env added to its environment, stopped when t ends, and
 // returns it with its base URL.
 func startServe(t *testing.T, name string, env []string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd, url, _ := startServeLines(t, name, env)
+	return cmd, url
+}
+
+// startServeLines is startServe, and also returns what the server printed
+// on stderr till it served.
+func startServeLines(t *testing.T, name string, env []string) (*exec.Cmd, string, []string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$")
 	cmd.Env = append(append(os.Environ(), serveChildEnv+"=1"), env...)
@@ -67,14 +83,16 @@ func startServe(t *testing.T, name string, env []string) (*exec.Cmd, string) {
 	select {
 	case a, ok := <-addr:
 		if ok {
-			return cmd, a
+			mu.Lock()
+			defer mu.Unlock()
+			return cmd, a, slices.Clone(said)
 		}
 	case <-time.After(60 * time.Second):
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	t.Fatalf("memgate serve %s did not start:\n%s", name, strings.Join(said, "\n"))
-	return nil, ""
+	return nil, "", nil
 }
 
 // freshWeaviate returns a weaviate:// index location on a collection of

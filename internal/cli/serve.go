@@ -21,6 +21,13 @@ import (
 	"github.com/memgate/memgate/server"
 )
 
+// loopback reports whether a listener's address is a loopback one, which
+// only this machine reaches.
+func loopback(a net.Addr) bool {
+	ta, ok := a.(*net.TCPAddr)
+	return ok && ta.IP.IsLoopback()
+}
+
 // keyStore is the engine's store as a key store.
 func keyStore(eng *memgate.Engine) (auth.Store, error) {
 	ks, ok := eng.Store().(auth.Store)
@@ -32,10 +39,11 @@ func keyStore(eng *memgate.Engine) (auth.Store, error) {
 
 func (e *env) serveCmd() *cobra.Command {
 	var (
-		addr    string
-		o       server.Options
-		drain   time.Duration
-		logJSON bool
+		addr        string
+		metricsAddr string
+		o           server.Options
+		drain       time.Duration
+		logJSON     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT]",
@@ -64,8 +72,21 @@ func (e *env) serveCmd() *cobra.Command {
 			if !changed(cmd, "drain") && fs.Drain > 0 {
 				drain = fs.Drain
 			}
+			if !changed(cmd, "metrics-addr") && fs.MetricsAddr != "" {
+				metricsAddr = fs.MetricsAddr
+			}
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return usageError{fmt.Errorf("--addr %q: %v", addr, err)}
+			}
+			if metricsAddr != "" {
+				_, port, err := net.SplitHostPort(metricsAddr)
+				if err != nil {
+					return usageError{fmt.Errorf("--metrics-addr %q: %v", metricsAddr, err)}
+				}
+				if metricsAddr == addr && port != "0" { // port 0: each listener gets a free port of its own
+					return usageError{fmt.Errorf("--metrics-addr %q is --addr: give another address (or none, to serve /metrics with the API)", metricsAddr)}
+				}
+				o.SeparateMetrics = true
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM)
 			defer stop()
@@ -81,13 +102,35 @@ func (e *env) serveCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				hs := &http.Server{Handler: server.New(eng, keys, o), ReadHeaderTimeout: 10 * time.Second,
+				srv := server.New(eng, keys, o)
+				hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second,
 					ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+				done := make(chan error, 2)
+				var ms *http.Server // the metrics' own listener, with --metrics-addr
+				if metricsAddr != "" {
+					mln, err := net.Listen("tcp", metricsAddr)
+					if err != nil {
+						ln.Close()
+						return fmt.Errorf("--metrics-addr: %w", err)
+					}
+					mux := http.NewServeMux()
+					mux.Handle("GET /metrics", srv.MetricsHandler())
+					ms = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+						WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+					fmt.Fprintf(e.err, "memgate: metrics on http://%s/metrics\n", mln.Addr())
+					go func() { done <- ms.Serve(mln) }()
+				} else if !loopback(ln.Addr()) {
+					fmt.Fprintf(e.err, "memgate: /metrics is served with the API, unauthenticated, to anyone who can reach %s; "+
+						"serve it on a private address with --metrics-addr\n", ln.Addr())
+				}
 				fmt.Fprintf(e.err, "memgate: serving %s on http://%s\n", safe(e.shown(cmd)), ln.Addr())
-				done := make(chan error, 1)
 				go func() { done <- hs.Serve(ln) }()
 				select {
 				case err := <-done:
+					hs.Close()
+					if ms != nil {
+						ms.Close()
+					}
 					return err
 				case <-ctx.Done():
 				}
@@ -96,6 +139,9 @@ func (e *env) serveCmd() *cobra.Command {
 				sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drain)
 				defer cancel()
 				err = hs.Shutdown(sctx)
+				if ms != nil {
+					err = errors.Join(err, ms.Shutdown(sctx))
+				}
 				fmt.Fprintln(e.err, "memgate: stopped")
 				return err
 			})
@@ -106,6 +152,7 @@ func (e *env) serveCmd() *cobra.Command {
 	cmd.Flags().IntVar(&o.MaxBatch, "max-batch", 1000, "most memories in one batch add")
 	cmd.Flags().BoolVar(&o.LowerAuthority, "lower-authority", false, "store a memory above the key's authority cap at the cap instead of refusing it")
 	cmd.Flags().DurationVar(&drain, "drain", 15*time.Second, "how long shutdown waits for requests in flight")
+	cmd.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve /metrics on this address only, not with the API (metrics are not authenticated)")
 	cmd.Flags().BoolVar(&logJSON, "log", false, "log one JSON line per request to stderr (never memory text)")
 	return cmd
 }
