@@ -159,24 +159,36 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 	// keeps the same ones every time, so the same query always gets the
 	// same scores.
 	terms := slices.Sorted(maps.Keys(counts))
-	buf := getScores(n)
-	defer putScores(buf)
-	scores := *buf
-	used := 0
+	var lists [MaxQueryTerms][]posting
+	used, postings := 0, 0
 	for _, tok := range terms {
 		id, ok := s.lex.termIDs[tok]
 		if !ok || len(s.lex.postings[id]) == 0 {
 			continue
 		}
-		if used++; used > MaxQueryTerms {
+		if used == MaxQueryTerms {
 			break
 		}
-		ps := s.lex.postings[id]
+		lists[used] = s.lex.postings[id]
+		used++
+		postings += len(s.lex.postings[id])
+	}
+	ls := getLexScratch(n)
+	defer putLexScratch(ls)
+	// A query whose postings are few keeps the rows it touches, and
+	// offers only those; one that may touch more than 1/denseShare of the
+	// rows reads every row (see below).
+	ls.dense = postings > n/denseShare
+	scores := ls.scores
+	for _, ps := range lists[:used] {
 		df := float64(len(ps))
 		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
 		for _, p := range ps {
 			tf := float64(p.tf)
 			norm := bm25K1 * (1 - bm25B + bm25B*float64(s.lex.docLen[p.row])/avgLen)
+			if !ls.dense && scores[p.row] == 0 { // every term adds more than 0 (idf > 0)
+				ls.touched = append(ls.touched, p.row)
+			}
 			scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + norm))
 		}
 	}
@@ -189,9 +201,21 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 	sc := getScan(s, k, 1, x.dim)
 	defer sc.release()
 	top := &sc.tops[0]
-	for row, score := range scores {
-		if score > 0 && inScope(s.scopes[row], want) {
-			top.offer(score, int32(row))
+	// Only the rows the terms touched, when they are few (a query of rare
+	// words touches a few dozen): read in posting order, they cost cache
+	// misses that a pass over every row, in order, does not. topK's result
+	// does not depend on the order rows are offered in (ties go by id).
+	if ls.dense {
+		for row, score := range scores {
+			if score > 0 && inScope(s.scopes[row], want) {
+				top.offer(score, int32(row))
+			}
+		}
+	} else {
+		for _, row := range ls.touched {
+			if score := scores[row]; inScope(s.scopes[row], want) {
+				top.offer(score, row)
+			}
 		}
 	}
 	return top.hits(s), nil
@@ -200,27 +224,44 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 // maxPooledScores bounds the score buffer a pooled Lexical keeps for reuse.
 const maxPooledScores = 1 << 20
 
-// scoresPool holds the per-row score buffers of Lexical, by pointer so that
-// putting one back does not allocate.
-var scoresPool sync.Pool
-
-// getScores returns a zeroed buffer of n scores.
-func getScores(n int) *[]float32 {
-	buf, _ := scoresPool.Get().(*[]float32)
-	if buf == nil {
-		buf = new([]float32)
-	}
-	if cap(*buf) < n {
-		*buf = make([]float32, n)
-	} else {
-		*buf = (*buf)[:n]
-		clear(*buf)
-	}
-	return buf
+// lexScratch is a Lexical call's space: a score per row, and the rows the
+// query's terms touched. Pooled, its scores are all zero: putLexScratch
+// clears the rows touched (all of them once they are many).
+type lexScratch struct {
+	scores  []float32
+	touched []int32
+	dense   bool // the query may touch more than 1/denseShare of the rows: touched is not kept
 }
 
-func putScores(buf *[]float32) {
-	if cap(*buf) <= maxPooledScores {
-		scoresPool.Put(buf)
+// denseShare: a query whose postings number more than 1/denseShare of a
+// partition's rows has its scores read in a pass over every row.
+const denseShare = 8
+
+// scoresPool holds lexScratches.
+var scoresPool sync.Pool
+
+// getLexScratch returns a scratch of n zero scores and no row touched.
+func getLexScratch(n int) *lexScratch {
+	ls, _ := scoresPool.Get().(*lexScratch)
+	if ls == nil {
+		ls = &lexScratch{}
+	}
+	if cap(ls.scores) < n {
+		ls.scores = make([]float32, n)
+	}
+	ls.scores, ls.touched, ls.dense = ls.scores[:n], ls.touched[:0], false
+	return ls
+}
+
+func putLexScratch(ls *lexScratch) {
+	if ls.dense {
+		clear(ls.scores)
+	} else {
+		for _, row := range ls.touched {
+			ls.scores[row] = 0
+		}
+	}
+	if cap(ls.scores) <= maxPooledScores {
+		scoresPool.Put(ls)
 	}
 }

@@ -118,3 +118,39 @@ func TestLexicalConsistentAfterRemovals(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLexical20k is one user's BM25 search over 20,000 texts of 20
+// words drawn from a vocabulary of 5,000 with Zipf frequencies, as words
+// are: "common" is a query of frequent words, which most texts contain
+// one of; "rare" one of words a few dozen texts contain.
+func BenchmarkLexical20k(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	zipf := rand.NewZipf(r, 1.1, 2, 4999)
+	word := func(i uint64) string { return fmt.Sprintf("w%04d", i) }
+	x := New(2)
+	es := make([]retrieve.Entry, 20000)
+	for i := range es {
+		var sb strings.Builder
+		for range 20 {
+			sb.WriteString(word(zipf.Uint64()))
+			sb.WriteByte(' ')
+		}
+		es[i] = retrieve.Entry{ID: fmt.Sprintf("m%d", i), UserID: "u1", Text: sb.String(), Vector: []float32{1, 0}}
+	}
+	if err := x.Upsert(context.Background(), es...); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct{ name, q string }{
+		{"common", word(0) + " " + word(3) + " " + word(7) + " " + word(12)},
+		{"rare", word(900) + " " + word(1500) + " " + word(2100) + " " + word(3000)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if hits, err := x.Lexical(context.Background(), memory.Filter{UserID: "u1"}, tc.q, 50); err != nil || len(hits) == 0 {
+					b.Fatalf("%d hits, %v", len(hits), err)
+				}
+			}
+		})
+	}
+}
