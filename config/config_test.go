@@ -124,10 +124,10 @@ func TestLocationHidesThePassword(t *testing.T) {
 	}{
 		{"postgres://memgate:s3cret@127.0.0.1:5432/memgate", "postgres://memgate:xxxxx@127.0.0.1:5432/memgate", false},
 		{"postgres://memgate:12/s3cret@db:5432/memgate?sslmode=disable", "postgres://memgate:xxxxx@db:5432/memgate?sslmode=disable", true},
-		{"postgres://memgate:p@ss:s3cret@db/memgate", "postgres://memgate:xxxxx@db/memgate", false},
+		{"postgres://memgate:p@ss:s3cret@db/memgate", "postgres://memgate:xxxxx@db/memgate", true},
 		{"postgresql://db/memgate?user=memgate&password=s3cret&sslmode=require", "postgresql://db/memgate?password=xxxxx&sslmode=require&user=memgate", false},
 		{"postgres://db/memgate?sslpassword=s3cret", "postgres://db/memgate?sslpassword=xxxxx", false},
-		{"postgres://db/memgate?password=s3cret&bad=%zz", "postgres://db/memgate?…", false},
+		{"postgres://db/memgate?password=s3cret&bad=%zz", "postgres://db/memgate?…", true},
 		{"postgres://memgate@db/memgate", "postgres://memgate@db/memgate", false},
 	} {
 		loc, err := ParseStore(tc.in)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -62,38 +61,82 @@ type Store struct {
 // urlForm is the form of a PostgreSQL URL, for error messages.
 const urlForm = "want postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=…]"
 
-// CheckURL reports whether rawURL is a PostgreSQL URL whose form Open can
-// read, without connecting and without reading files or the environment
-// (certificates, a service file, PG* variables), which Open does: a
-// command line checks it with its other flags. Its errors never quote the
-// URL, which holds the password.
+// CheckURL reports whether rawURL, a postgres:// or postgresql:// URL, has a
+// form Open can read, without connecting and without reading files or the
+// environment (certificates, a service file, PG* variables), which Open
+// does: a command line checks it with its other flags. It splits the URL
+// as pgx does (libpq's rules, not net/url's), and refuses what pgx would
+// read with part of the password elsewhere: the password would then show
+// in a message that names the host or the database. Its errors never
+// quote the URL. Other connection strings (keyword=value) pass unchecked.
 func CheckURL(rawURL string) error {
 	if strings.TrimSpace(rawURL) == "" {
 		return errors.New("empty PostgreSQL URL")
 	}
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		problem := "it is not a URL"
-		switch msg := err.Error(); {
-		case strings.Contains(msg, "invalid URL escape"):
-			problem = "a %-escape in it is malformed (write % itself as %25)"
-		case strings.Contains(msg, "invalid port"):
-			problem = "its port is not a number"
-		case strings.Contains(msg, "invalid character"), strings.Contains(msg, "control character"):
-			problem = "it holds a character a URL cannot (percent-encode it)"
+	p, ok := strings.CutPrefix(rawURL, "postgresql://")
+	if !ok {
+		if p, ok = strings.CutPrefix(rawURL, "postgres://"); !ok {
+			return nil
 		}
+	}
+	bad := func(problem string) error {
 		return fmt.Errorf("the PostgreSQL URL cannot be read: %s (%s)", problem, urlForm)
 	}
-	// A password with a '/' that is not percent-encoded cuts the URL
-	// short: "postgres://u:12/ss@db/x" reads as host "u", port "12" and
-	// database "ss@db/x", and a message naming the database would show
-	// the password.
-	if strings.Contains(u.EscapedPath(), "@") {
-		return fmt.Errorf("the PostgreSQL URL cannot be read: an '@' follows its host, as when a password holds a '/': "+
-			"percent-encode it as %%2F (%s)", urlForm)
+	if strings.ContainsFunc(rawURL, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return bad("it holds a control character")
+	}
+	for i := 0; i < len(rawURL); i++ {
+		if rawURL[i] != '%' {
+			continue
+		}
+		if i+2 >= len(rawURL) || !isHex(rawURL[i+1]) || !isHex(rawURL[i+2]) {
+			return bad("a %-escape in it is malformed (write % itself as %25)")
+		}
+		i += 2
+	}
+	// The user and password end at the first '@' before any '/'.
+	userinfo := false
+	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
+		p, userinfo = p[i+1:], true
+	}
+	hosts, _, _ := strings.Cut(p, "/")
+	hosts, _, _ = strings.Cut(hosts, "?")
+	switch {
+	case strings.Contains(hosts, "@"):
+		return bad("an '@' follows the password's end: percent-encode an '@' in the password as %40")
+	case !userinfo && strings.Contains(strings.SplitN(p, "?", 2)[0], "@"):
+		return bad("an '@' follows its host, as when a password holds a '/': percent-encode it as %2F")
+	}
+	for _, h := range strings.Split(hosts, ",") {
+		if strings.HasPrefix(h, "[") { // an IPv6 address
+			end := strings.IndexByte(h, ']')
+			if end < 0 {
+				return bad("an IPv6 host has no closing ']'")
+			}
+			h = h[end+1:]
+		}
+		if _, port, found := strings.Cut(h, ":"); found && strings.Trim(port, "0123456789") != "" {
+			return bad("a port is not a number")
+		}
 	}
 	return nil
 }
+
+// password returns the password of a postgres:// URL as pgx reads it (up
+// to the first '@' before any '/'), still percent-encoded; "" for none.
+func password(rawURL string) string {
+	p, ok := strings.CutPrefix(rawURL, "postgresql://")
+	if !ok {
+		p, _ = strings.CutPrefix(rawURL, "postgres://")
+	}
+	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
+		_, pw, _ := strings.Cut(p[:i], ":")
+		return pw
+	}
+	return ""
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
 // openError is the error of a URL pgx refuses (a setting's value, a
 // certificate file it cannot read): pgx's reason, without the URL that its
@@ -106,10 +149,7 @@ func openError(rawURL string, err error) error {
 			detail = msg[i+3:]
 		}
 	}
-	pw := ""
-	if u, uerr := url.Parse(rawURL); uerr == nil && u.User != nil {
-		pw, _ = u.User.Password()
-	}
+	pw := password(rawURL)
 	if detail == "" || strings.Contains(detail, "://") || pw != "" && strings.Contains(detail, pw) {
 		return fmt.Errorf("the PostgreSQL URL cannot be used (%s)", urlForm)
 	}

@@ -15,17 +15,27 @@ func TestCheckURL(t *testing.T) {
 	for _, tc := range []struct{ url, want string }{
 		{"postgres://memgate:s3cret@db:5432/memgate", ""},
 		{"postgresql://memgate:s3%2Fcret@db/memgate?sslmode=verify-full&sslrootcert=/missing", ""},
-		{"postgres://memgate:p@ss:s3cret@db/memgate", ""},
+		{"postgres://memgate:p@ss:s3cret@db/memgate", "%40"},
 		{"postgres:///memgate?host=/var/run/postgresql", ""},
 		{"postgres://db1:5432,db2:5433/memgate", ""},
 		{"postgres://[::1]:5432/memgate", ""},
 		{"postgres://db/memgate?user=a@b", ""},
 		{"", "empty"},
 		{"postgres://memgate:s3cret@db:port/memgate", "port is not a number"},
+		{"postgres://memgate:s3cret@db1:5432,db2:x/memgate", "port is not a number"},
 		{"postgres://memgate:s3%zzcret@db/memgate", "%-escape"},
 		{"postgres://memgate:12/s3cret@db:5432/memgate", "percent-encode it as %2F"},
 		{"postgres://memgate:/s3cret@db/memgate", "percent-encode it as %2F"},
 		{"postgres://memgate:s3cret\x7f@db/memgate", "character"},
+		{"postgres://memgate:pre@s3cret@db/memgate", "%40"},             // pgx: host "s3cret@db"
+		{"postgres://memgate:s3#cret@db:5432/memgate", ""},              // libpq takes these raw
+		{"postgres://memgate:s3?cret@db/memgate", ""},                   //
+		{"postgres://memgate:s3[cr]et@db/memgate", ""},                  //
+		{"postgres://memgate:s3cret@127.0.0.1:1,localhost/memgate", ""}, // a later host without a port
+		{"postgres://memgate:s3cret@[::1]:1,[::1]/memgate", ""},         //
+		{"postgres://memgate:s3cret@db/db@prod", ""},                    // a database with an '@'
+		{"postgres://memgate:s3cret@[::1/memgate", "IPv6"},
+		{"host=db password=s3cr@t dbname=x", ""}, // keyword=value: pgx's business
 	} {
 		err := CheckURL(tc.url)
 		switch {
