@@ -202,12 +202,15 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 		return interrupted(ctx, fmt.Errorf("--from: %w", err), "")
 	}
 	defer src.Close()
+	if dstLoc.Kind == "sqlite" {
+		dstLoc.Path = filepath.Clean(dstLoc.Path) // as the SQLite store opens it: "d/../x.db" is "x.db"
+	}
 	target := dstLoc // where the copy is written
 	nothing := "; nothing was written to " + dstLoc.String()
 	if dstLoc.Kind == "sqlite" && !verifyOnly {
 		tmp, err := newStoreFile(dstLoc.Path)
 		if err != nil {
-			return fmt.Errorf("--to: %w", err)
+			return fmt.Errorf("--to: %w%s", err, nothing)
 		}
 		if tmp != "" {
 			defer removeStoreFiles(tmp) // after a success, only the link to it is left
@@ -318,11 +321,32 @@ func newStoreFile(path string) (string, error) {
 	if _, err := os.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".migrate-*")
+	if err := noStaleLog(path); err != nil {
+		return "", err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".migrate-*")
+	if errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("the directory %s does not exist", dir)
+	}
 	if err != nil {
 		return "", fmt.Errorf("create a file beside %s for the copy: %w", path, err)
 	}
 	return f.Name(), f.Close()
+}
+
+// noStaleLog fails if path, a store file that does not exist, has a
+// write-ahead log or a rollback journal beside it: an earlier store's of
+// that name, whose file was removed. SQLite finds them by name, and would
+// apply them to the copy once it bore that name.
+func noStaleLog(path string) error {
+	for _, suffix := range []string{"-wal", "-journal"} {
+		if fi, err := os.Lstat(path + suffix); err == nil && fi.Size() > 0 { // an empty one holds nothing to apply
+			return fmt.Errorf("%s is left from an earlier store named %s, which SQLite would apply to the copy: "+
+				"remove it if that store is gone", path+suffix, path)
+		}
+	}
+	return nil
 }
 
 // publish closes the store written at tmp and gives it the name path, unless
@@ -336,6 +360,9 @@ func publish(st store.Store, tmp, path string) error {
 	// removes it; a log left behind would hold part of the copy.
 	if fi, err := os.Stat(tmp + "-wal"); err == nil && fi.Size() > 0 {
 		return fmt.Errorf("the copy's write-ahead log %s was not checkpointed", tmp+"-wal")
+	}
+	if err := noStaleLog(path); err != nil { // one may have appeared during the copy
+		return err
 	}
 	err := os.Link(tmp, path) // fails if path exists: never replaces a file
 	switch {

@@ -489,7 +489,7 @@ func TestMigrateFailureKeepsAnotherCopy(t *testing.T) {
 		t.Fatalf("add: %+v", r)
 	}
 	for _, fail := range []bool{true, false} {
-		os.Remove(dst)
+		removeStoreFiles(dst)
 		testHookAfterRestore = func(ctx context.Context, _ store.Store) error {
 			testHookAfterRestore = nil
 			if r := run(t, "", "migrate", "--from", other, "--to", dst); r.code != 0 {
@@ -515,5 +515,46 @@ func TestMigrateFailureKeepsAnotherCopy(t *testing.T) {
 		if tmps, _ := filepath.Glob(filepath.Join(dir, ".dst.db.migrate-*")); len(tmps) > 0 {
 			t.Errorf("fail=%v: temporary copies left behind: %v", fail, tmps)
 		}
+	}
+}
+
+// A write-ahead log or a rollback journal left beside the destination's
+// name by an earlier store of that name (its file removed after a crash)
+// would be applied by SQLite to the copy once it bore the name: migrate
+// refuses, and writes nothing.
+func TestMigrateRefusesStaleLog(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	fillForMigrate(t, src)
+	for _, suffix := range []string{"-wal", "-journal"} {
+		dst := filepath.Join(dir, "old"+suffix+".db")
+		if err := os.WriteFile(dst+suffix, []byte("left by a crashed writer"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, "", "migrate", "--from", src, "--to", dst)
+		if r.code != 1 || !strings.Contains(r.stderr, dst+suffix+" is left from an earlier store") ||
+			!strings.Contains(r.stderr, "nothing was written to "+dst) {
+			t.Errorf("%s: %+v, want a refusal naming %s", suffix, r, dst+suffix)
+		}
+		if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %s was created", suffix, dst)
+		}
+		if tmps, _ := filepath.Glob(filepath.Join(dir, ".old*.migrate-*")); len(tmps) > 0 {
+			t.Errorf("%s: temporary copies left behind: %v", suffix, tmps)
+		}
+	}
+	// And the destination's path is read as the store reads it.
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, "", "migrate", "--from", src, "--to", filepath.Join(dir, "sub", "..", "clean.db")); r.code != 0 {
+		t.Fatalf("migrate to sub/../clean.db: %+v", r)
+	}
+	if r := run(t, "", "--db", filepath.Join(dir, "clean.db"), "get", "m1"); r.code != 0 {
+		t.Errorf("the copy is not at clean.db: %+v", r)
+	}
+	r := run(t, "", "migrate", "--from", src, "--to", filepath.Join(dir, "nodir", "x.db"))
+	if r.code != 1 || !strings.Contains(r.stderr, "does not exist") || !strings.Contains(r.stderr, "nothing was written") {
+		t.Errorf("migrate into a missing directory: %+v", r)
 	}
 }
