@@ -262,12 +262,17 @@ func (x *Index) Identity() string { return x.identity }
 // parseURL turns a URL New accepts into the client's configuration, the
 // collection name and the collection's settings.
 func parseURL(rawURL string) (options, error) {
+	// A user or key before the host is refused before anything else, and
+	// the url is not quoted then: what precedes the '@' is likely a key.
+	_, rest, _ := strings.Cut(rawURL, "://")
+	if authority, _, _ := strings.Cut(strings.SplitN(strings.SplitN(rest, "?", 2)[0], "#", 2)[0], "/"); strings.Contains(authority, "@") {
+		return options{}, fmt.Errorf("weaviate index: the url holds a user or key before its host: give an API key in %s, not in the url", EnvAPIKey)
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return options{}, fmt.Errorf("weaviate index: url: %w", err)
 	}
 	if u.User != nil {
-		// Not quoted: it is likely a key.
 		return options{}, fmt.Errorf("weaviate index: the url holds a user or key before its host: give an API key in %s, not in the url", EnvAPIKey)
 	}
 	scheme := u.Scheme
