@@ -56,9 +56,13 @@ type Index struct {
 	// search, set only by tests, forces one way of searching every
 	// partition (searchExact or searchTwoPass); 0 lets twoPass decide.
 	search int
-	mu     sync.RWMutex
-	users  map[string]*shard
-	n      int
+	// lexical, set only by tests, forces Lexical's pass over every row
+	// (lexicalDense) or over the touched rows alone (lexicalSparse); 0
+	// lets the query's postings decide.
+	lexical int
+	mu      sync.RWMutex
+	users   map[string]*shard
+	n       int
 }
 
 // New returns an empty index for vectors of dimension dim.

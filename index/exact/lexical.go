@@ -178,7 +178,7 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 	// A query whose postings are few keeps the rows it touches, and
 	// offers only those; one that may touch more than 1/denseShare of the
 	// rows reads every row (see below).
-	ls.dense = postings > n/denseShare
+	ls.dense = x.lexical == lexicalDense || x.lexical == 0 && postings > n/denseShare
 	scores := ls.scores
 	for _, ps := range lists[:used] {
 		df := float64(len(ps))
@@ -236,6 +236,12 @@ type lexScratch struct {
 // denseShare: a query whose postings number more than 1/denseShare of a
 // partition's rows has its scores read in a pass over every row.
 const denseShare = 8
+
+// Values of Index.lexical.
+const (
+	lexicalDense = 1 + iota
+	lexicalSparse
+)
 
 // scoresPool holds lexScratches.
 var scoresPool sync.Pool

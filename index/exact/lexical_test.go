@@ -154,3 +154,36 @@ func BenchmarkLexical20k(b *testing.B) {
 		})
 	}
 }
+
+// TestLexicalSparseIsDense: offering only the rows a query touched gives
+// the hits a pass over every row gives, scopes and ties included.
+func TestLexicalSparseIsDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	words := []string{"atlas", "deploy", "friday", "invoice", "dentist", "lisbon", "flight", "report", "acme", "budget", "garden", "piano"}
+	dense, sparse := New(2), New(2)
+	dense.lexical, sparse.lexical = lexicalDense, lexicalSparse
+	var es []retrieve.Entry
+	for i := range 3000 {
+		var sb strings.Builder
+		for range 1 + r.IntN(12) {
+			sb.WriteString(words[r.IntN(len(words))] + " ")
+		}
+		es = append(es, retrieve.Entry{ID: fmt.Sprintf("m%04d", i), UserID: "u", ProjectID: []string{"", "p1", "p2"}[r.IntN(3)],
+			Domain: []string{"", "work", "health"}[r.IntN(3)], Text: sb.String(), Vector: []float32{1, 0}})
+	}
+	for _, x := range []*Index{dense, sparse} {
+		if err := x.Upsert(context.Background(), es...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for q := range 200 {
+		query := words[r.IntN(len(words))] + " " + words[r.IntN(len(words))]
+		f := memory.Filter{UserID: "u", ProjectID: []string{"", "p1"}[q%2], Domain: []string{"", "health"}[q/2%2]}
+		k := 1 + r.IntN(60)
+		want, err1 := dense.Lexical(context.Background(), f, query, k)
+		got, err2 := sparse.Lexical(context.Background(), f, query, k)
+		if err1 != nil || err2 != nil || !slices.Equal(got, want) || len(want) == 0 {
+			t.Fatalf("query %q, filter %+v, k %d: touched rows %v (%v), every row %v (%v)", query, f, k, got, err2, want, err1)
+		}
+	}
+}
