@@ -326,7 +326,7 @@ func newStoreFile(path string) (string, error) {
 	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".migrate-*")
-	if errors.Is(err, os.ErrNotExist) {
+	if _, statErr := os.Stat(dir); err != nil && errors.Is(statErr, os.ErrNotExist) {
 		return "", fmt.Errorf("the directory %s does not exist", dir)
 	}
 	if err != nil {
@@ -336,14 +336,16 @@ func newStoreFile(path string) (string, error) {
 }
 
 // noStaleLog fails if path, a store file that does not exist, has a
-// write-ahead log or a rollback journal beside it: an earlier store's of
-// that name, whose file was removed. SQLite finds them by name, and would
-// apply them to the copy once it bore that name.
+// write-ahead log, its index or a rollback journal beside it: an earlier
+// store's of that name, whose file was removed. SQLite finds them by name,
+// and would apply them to the copy once it bore that name; even an empty
+// one may belong to a process that still has that store open, and writes
+// to it.
 func noStaleLog(path string) error {
-	for _, suffix := range []string{"-wal", "-journal"} {
-		if fi, err := os.Lstat(path + suffix); err == nil && fi.Size() > 0 { // an empty one holds nothing to apply
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		if _, err := os.Lstat(path + suffix); err == nil {
 			return fmt.Errorf("%s is left from an earlier store named %s, which SQLite would apply to the copy: "+
-				"remove it if that store is gone", path+suffix, path)
+				"remove it if no process has that store open", path+suffix, path)
 		}
 	}
 	return nil

@@ -518,15 +518,15 @@ func TestMigrateFailureKeepsAnotherCopy(t *testing.T) {
 	}
 }
 
-// A write-ahead log or a rollback journal left beside the destination's
-// name by an earlier store of that name (its file removed after a crash)
-// would be applied by SQLite to the copy once it bore the name: migrate
-// refuses, and writes nothing.
+// A write-ahead log, its index or a rollback journal left beside the
+// destination's name by an earlier store of that name (its file removed
+// after a crash, or still open in a process) would be applied by SQLite
+// to the copy once it bore the name: migrate refuses, and writes nothing.
 func TestMigrateRefusesStaleLog(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.db")
 	fillForMigrate(t, src)
-	for _, suffix := range []string{"-wal", "-journal"} {
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
 		dst := filepath.Join(dir, "old"+suffix+".db")
 		if err := os.WriteFile(dst+suffix, []byte("left by a crashed writer"), 0o600); err != nil {
 			t.Fatal(err)
