@@ -129,6 +129,12 @@ func TestLocationHidesThePassword(t *testing.T) {
 		{"postgres://db/memgate?sslpassword=s3cret", "postgres://db/memgate?sslpassword=xxxxx", false},
 		{"postgres://db/memgate?password=s3cret&bad=%zz", "postgres://db/memgate?…", true},
 		{"postgres://memgate@db/memgate", "postgres://memgate@db/memgate", false},
+		{"postgres://127.0.0.1:1/db?user=a@b&password=s3cret", "postgres://127.0.0.1:1/db?password=xxxxx&user=a%40b", true},
+		{"postgres://u@127.0.0.1:1/db?password=pre@s3cret", "postgres://u@127.0.0.1:1/db?password=xxxxx", false},
+		{"postgres://u@127.0.0.1:1/db? password=s3cret", "postgres://u@127.0.0.1:1/db?password=xxxxx", false},
+		{"postgres://u@db/x?sslpassword=a@s3cret&sslmode=verify-full", "postgres://u@db/x?sslmode=verify-full&sslpassword=xxxxx", false},
+		{"postgres://u:pre@s3cret@db/x", "postgres://u:xxxxx@db/x", true},
+		{"postgres://u:s3cret@db/db@prod", "postgres://u:xxxxx@db/db@prod", false},
 	} {
 		loc, err := ParseStore(tc.in)
 		if (err != nil) != tc.refused {

@@ -270,6 +270,9 @@ func parseURL(rawURL string) (options, error) {
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
+		if ue, ok := err.(*url.Error); ok {
+			err = ue.Err // net/url's message quotes the url, query and all
+		}
 		return options{}, fmt.Errorf("weaviate index: url: %w", err)
 	}
 	if u.User != nil {

@@ -123,7 +123,8 @@ func TestAPIKey(t *testing.T) {
 func TestNewRejects(t *testing.T) {
 	for _, u := range []string{"ftp://h:1", "http://", "weaviate://h:1?grpc=x", "weaviate://h:1?class=lower",
 		"weaviate://h:1?flatcutoff=0", "weaviate://h:1?flatcutoff=many", "weaviate://s3cretkey@h:1", "https://:s3cretkey@h:1",
-		"weaviate://s3cretkey%zz@h:1", "https://:s3cretkey@h:x1", "weaviate://s3cretkey key@h:1"} {
+		"weaviate://s3cretkey%zz@h:1", "https://:s3cretkey@h:x1", "weaviate://s3cretkey key@h:1",
+		"weaviate://h:1/%zz?apikey=s3cretkey"} {
 		_, err := weaviate.New(context.Background(), u, 4)
 		if err == nil {
 			t.Errorf("New(%q): no error", u)

@@ -53,6 +53,8 @@ func TestStoreLocation(t *testing.T) {
 		{"--store", "postgres://alex:s3cret@db.internal:port/memgate", "stats"},    // a port that is no number
 		{"--store", "postgres://alex:s3%zzcret@db.internal:5432/memgate", "stats"}, // a broken escape
 		{"--index", "hnsw", "stats"},
+		{"--index", "Weaviate://s3cretkey@127.0.0.1:1", "stats"}, // not a scheme this build knows, with a key
+		{"--index", "weaviate:s3cretkey@h", "stats"},
 	} {
 		r := run(t, "", bad...)
 		if r.code != 2 || !strings.Contains(r.stderr, bad[0]+":") {

@@ -104,8 +104,11 @@ func CheckURL(rawURL string) error {
 	switch {
 	case strings.Contains(hosts, "@"):
 		return bad("an '@' follows the password's end: percent-encode an '@' in the password as %40")
-	case !userinfo && strings.Contains(strings.SplitN(p, "?", 2)[0], "@"):
-		return bad("an '@' follows its host, as when a password holds a '/': percent-encode it as %2F")
+	case !userinfo && strings.Contains(p, "@"):
+		// Without a user part, an '@' anywhere is likely the end of a
+		// password a '/' cut short, its rest now read as the database or
+		// a setting: refused, since pgx's messages show those.
+		return bad("an '@' follows its host, as when a password holds a '/': percent-encode '/' as %2F, and an '@' in a setting as %40")
 	}
 	for _, h := range strings.Split(hosts, ",") {
 		if strings.HasPrefix(h, "[") { // an IPv6 address
