@@ -19,7 +19,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -116,66 +115,10 @@ func (l Location) String() string {
 	case "mem":
 		return "mem:"
 	case "postgres":
-		return redactPostgres(l.Path)
+		return postgres.RedactURL(l.Path)
 	}
 	return l.Path
 }
-
-// redactPostgres is a postgres:// URL without its password, split as pgx
-// splits it (libpq's rules): the user part ends at the first '@' before
-// any '/', and where more '@' follow in the host list, or one comes after
-// the host with no user part (a password holding '@' or '/'), everything
-// before the last of them is taken for credentials. Of the query, only the
-// values of settings that hold no secret are shown.
-func redactPostgres(s string) string {
-	scheme, rest, _ := strings.Cut(s, "://")
-	end := -1 // the end of the credentials in rest
-	if i := strings.IndexAny(rest, "@/"); i >= 0 && rest[i] == '@' {
-		end = i
-		hosts, _, _ := strings.Cut(rest[i+1:], "/")
-		hosts, _, _ = strings.Cut(hosts, "?")
-		if j := strings.LastIndex(hosts, "@"); j >= 0 {
-			end = i + 1 + j
-		}
-	} else if beforeQuery, _, _ := strings.Cut(rest, "?"); strings.Contains(beforeQuery, "@") {
-		end = strings.LastIndex(beforeQuery, "@")
-	}
-	user := ""
-	if end >= 0 {
-		name, _, hasPassword := strings.Cut(rest[:end], ":")
-		user = name
-		if hasPassword {
-			user += ":xxxxx"
-		}
-		user += "@"
-		rest = rest[end+1:]
-	}
-	hostPath, query, hasQuery := strings.Cut(rest, "?")
-	out := scheme + "://" + user + hostPath
-	if !hasQuery {
-		return out
-	}
-	q := url.Values{}
-	for _, kv := range strings.Split(query, "&") {
-		k, v, _ := strings.Cut(kv, "=")
-		key, err1 := url.QueryUnescape(k)
-		val, err2 := url.QueryUnescape(v)
-		if err1 != nil || err2 != nil {
-			return out + "?…"
-		}
-		if key = strings.TrimSpace(key); !shownSettings[key] {
-			val = "xxxxx"
-		}
-		q.Add(key, val)
-	}
-	return out + "?" + q.Encode()
-}
-
-// shownSettings are the connection settings whose values redactPostgres
-// shows: none of them is a secret.
-var shownSettings = map[string]bool{"sslmode": true, "user": true, "dbname": true, "host": true, "port": true,
-	"application_name": true, "connect_timeout": true, "search_path": true, "target_session_attrs": true,
-	"pool_max_conns": true, "pool_min_conns": true, "sslrootcert": true, "sslcert": true, "sslkey": true}
 
 // ParseStore parses a store location. Errors are *memory.FieldError values
 // naming the field "store".

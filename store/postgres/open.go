@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -96,7 +97,7 @@ func CheckURL(rawURL string) error {
 	}
 	// The user and password end at the first '@' before any '/'.
 	userinfo := false
-	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
+	if i := userEnd(p); i >= 0 {
 		p, userinfo = p[i+1:], true
 	}
 	hosts, _, _ := strings.Cut(p, "/")
@@ -132,12 +133,78 @@ func password(rawURL string) string {
 	if !ok {
 		p, _ = strings.CutPrefix(rawURL, "postgres://")
 	}
-	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
+	if i := userEnd(p); i >= 0 {
 		_, pw, _ := strings.Cut(p[:i], ":")
 		return pw
 	}
 	return ""
 }
+
+// userEnd returns the index of the '@' that ends the user part of p, a
+// URL after its "scheme://", as pgx (libpq) finds it: the first '@'
+// before any '/'; -1 when there is no user part.
+func userEnd(p string) int {
+	if i := strings.IndexAny(p, "@/"); i >= 0 && p[i] == '@' {
+		return i
+	}
+	return -1
+}
+
+// RedactURL returns a postgres:// URL without its password, for display,
+// split as pgx splits it (libpq's rules): the user part ends at the first '@' before
+// any '/', and where more '@' follow in the host list, or one comes after
+// the host with no user part (a password holding '@' or '/'), everything
+// before the last of them is taken for credentials. Of the query, only the
+// values of settings that hold no secret are shown.
+func RedactURL(s string) string {
+	scheme, rest, _ := strings.Cut(s, "://")
+	end := -1 // the end of the credentials in rest
+	if i := userEnd(rest); i >= 0 {
+		end = i
+		hosts, _, _ := strings.Cut(rest[i+1:], "/")
+		hosts, _, _ = strings.Cut(hosts, "?")
+		if j := strings.LastIndex(hosts, "@"); j >= 0 {
+			end = i + 1 + j
+		}
+	} else if beforeQuery, _, _ := strings.Cut(rest, "?"); strings.Contains(beforeQuery, "@") {
+		end = strings.LastIndex(beforeQuery, "@")
+	}
+	user := ""
+	if end >= 0 {
+		name, _, hasPassword := strings.Cut(rest[:end], ":")
+		user = name
+		if hasPassword {
+			user += ":xxxxx"
+		}
+		user += "@"
+		rest = rest[end+1:]
+	}
+	hostPath, query, hasQuery := strings.Cut(rest, "?")
+	out := scheme + "://" + user + hostPath
+	if !hasQuery {
+		return out
+	}
+	q := url.Values{}
+	for _, kv := range strings.Split(query, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		key, err1 := url.QueryUnescape(k)
+		val, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil {
+			return out + "?…"
+		}
+		if key = strings.TrimSpace(key); !shownSettings[key] {
+			val = "xxxxx"
+		}
+		q.Add(key, val)
+	}
+	return out + "?" + q.Encode()
+}
+
+// shownSettings are the connection settings whose values RedactURL
+// shows: none of them is a secret.
+var shownSettings = map[string]bool{"sslmode": true, "user": true, "dbname": true, "host": true, "port": true,
+	"application_name": true, "connect_timeout": true, "search_path": true, "target_session_attrs": true,
+	"pool_max_conns": true, "pool_min_conns": true, "sslrootcert": true, "sslcert": true, "sslkey": true}
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' }
 
