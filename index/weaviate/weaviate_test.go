@@ -32,20 +32,26 @@ func serverURL(t testing.TB) string {
 
 var seq atomic.Int64
 
-// fresh returns a new index on a collection of its own, dropped when t ends.
-func fresh(t testing.TB, dim int) *weaviate.Index {
+// withClass returns the server URL base with its collection set to class.
+func withClass(t testing.TB, base, class string) string {
 	t.Helper()
-	base := serverURL(t)
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("MEMGATE_TEST_WEAVIATE: %v", err)
 	}
 	q := u.Query()
-	q.Set("class", fmt.Sprintf("MemgateTest%d_%d", time.Now().UnixNano(), seq.Add(1)))
+	q.Set("class", class)
 	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// fresh returns a new index on a collection of its own, dropped when t ends.
+func fresh(t testing.TB, dim int) *weaviate.Index {
+	t.Helper()
+	u := withClass(t, serverURL(t), fmt.Sprintf("MemgateTest%d_%d", time.Now().UnixNano(), seq.Add(1)))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	x, err := weaviate.New(ctx, u.String(), dim)
+	x, err := weaviate.New(ctx, u, dim)
 	if err != nil {
 		t.Fatalf("weaviate.New(%s): %v", u, err)
 	}
@@ -85,13 +91,7 @@ func TestAPIKey(t *testing.T) {
 	if key == "" {
 		t.Skip(weaviate.EnvAPIKey + " is not set: the test server takes anonymous requests")
 	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("class", fmt.Sprintf("MemgateKey%d", time.Now().UnixNano()))
-	u.RawQuery = q.Encode()
+	u := withClass(t, base, fmt.Sprintf("MemgateKey%d", time.Now().UnixNano()))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, tc := range []struct{ key, want string }{
@@ -99,7 +99,7 @@ func TestAPIKey(t *testing.T) {
 		{key + "x", "the server refused the API key in " + weaviate.EnvAPIKey},
 	} {
 		t.Setenv(weaviate.EnvAPIKey, tc.key)
-		_, err := weaviate.New(ctx, u.String(), 2)
+		_, err := weaviate.New(ctx, u, 2)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New with key %q: %v, want an error saying %q", tc.key, err, tc.want)
 		}
