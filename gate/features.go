@@ -190,9 +190,15 @@ var metadataStart, metadataEnd = groupRange("metadata")
 // extractor holds reusable buffers so extraction allocates nothing once
 // warm. It is not safe for concurrent use.
 type extractor struct {
-	z      content.Analyzer
-	query  content.Analysis
-	mems   []content.Analysis
+	z     content.Analyzer
+	query content.Analysis
+	// mems are the candidates' analyses: from the gate's cache, or in own
+	// (one per candidate, reused) when there is no cache.
+	mems   []*content.Analysis
+	own    []content.Analysis
+	cache  *analyses
+	texts  []textKey
+	missed []int
 	sims   []float32
 	norms  []float32
 	newerC []float32 // per candidate: max cosine to a newer candidate
@@ -255,7 +261,7 @@ const MaxWithdrawn = 64
 func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Candidate, query string, q []float32, vecs [][]float32) {
 	n := len(cands)
 	e.z.Analyze(query, &e.query)
-	e.mems = grow(e.mems, n)
+	e.analyzeMemories(cands)
 	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
 	e.newerF, e.newerX = growF(e.newerF, n), growF(e.newerX, n)
@@ -263,7 +269,6 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	qn := norm(q)
 	e.trust, e.restatedTrusted = growB(e.trust, n), growB(e.restatedTrusted, n)
 	for i, c := range cands {
-		e.z.Analyze(c.Memory.Text, &e.mems[i])
 		e.norms[i] = norm(vecs[i])
 		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
 		e.trust[i], e.restatedTrusted[i] = Trusted(c.Lineage.EffectiveAuthority), false
@@ -298,17 +303,17 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			if ti.IsZero() || tj.IsZero() || tj.Equal(ti) {
 				continue
 			}
-			jac := content.Subject(&e.mems[i], &e.mems[j])
+			jac := content.Subject(e.mems[i], e.mems[j])
 			older, newer, olderSees, newerSees := i, j, ij, ji
 			if tj.Before(ti) {
 				older, newer, olderSees, newerSees = j, i, ji, ij
 			}
 			if olderSees {
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
-				e.newerF[older] = max(e.newerF[older], content.FrameFor(&e.mems[i], &e.mems[j], &e.query))
+				e.newerF[older] = max(e.newerF[older], content.FrameFor(e.mems[i], e.mems[j], &e.query))
 				// A change announced on another subject says nothing
 				// of this one.
-				if near := max(jac, c, content.DomainAgreement(&e.mems[i], &e.mems[j])); near >= minChangeCloseness {
+				if near := max(jac, c, content.DomainAgreement(e.mems[i], e.mems[j])); near >= minChangeCloseness {
 					e.newerX[older] = max(e.newerX[older], e.mems[newer].Cues[content.Change]*near)
 				}
 			}
@@ -329,7 +334,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	for i, c := range cands {
 		x := xs[i]
 		clear(x)
-		m := &e.mems[i]
+		m := e.mems[i]
 		mem := &c.Memory
 		o := 0
 		// instruction
@@ -517,6 +522,54 @@ func cosine(a, b []float32, na, nb float32) float32 {
 		return 0
 	}
 	return c
+}
+
+// analyzeMemories sets e.mems to the analyses of the candidates' texts,
+// taking those the cache has from it and adding the others to it.
+func (e *extractor) analyzeMemories(cands []*admit.Candidate) {
+	n := len(cands)
+	if cap(e.mems) < n {
+		e.mems = make([]*content.Analysis, n)
+	}
+	e.mems = e.mems[:n]
+	if e.cache == nil {
+		e.own = grow(e.own, n)
+		for i, c := range cands {
+			e.z.Analyze(c.Memory.Text, &e.own[i])
+			e.mems[i] = &e.own[i]
+		}
+		return
+	}
+	e.texts, e.missed = e.texts[:0], e.missed[:0]
+	for _, c := range cands {
+		e.texts = append(e.texts, textKey{c.Memory.UserID, c.Memory.Text})
+	}
+	e.cache.lookup(e.texts, e.mems)
+	e.own = grow(e.own, 1)
+	for i, a := range e.mems {
+		if a == nil {
+			// Analyzed in own's space, then copied to a new analysis of
+			// just its size, which the cache shares.
+			e.z.Analyze(e.texts[i].text, &e.own[0])
+			e.mems[i] = clone(&e.own[0])
+			e.missed = append(e.missed, i)
+		}
+	}
+	if len(e.missed) > 0 {
+		e.cache.store(e.texts, e.mems, e.missed)
+	}
+	clear(e.texts) // do not keep the texts alive in a pooled scratch
+}
+
+// clone returns a copy of a whose word lists share one allocation of just
+// their size.
+func clone(a *content.Analysis) *content.Analysis {
+	c := *a
+	words := make([]uint64, len(a.Words)+len(a.Seq))
+	copy(words, a.Words)
+	copy(words[len(a.Words):], a.Seq)
+	c.Words, c.Seq = words[:len(a.Words):len(a.Words)], words[len(a.Words):]
+	return &c
 }
 
 func grow(a []content.Analysis, n int) []content.Analysis {

@@ -17,6 +17,8 @@ type Gate struct {
 	m    *Model
 	pool sync.Pool
 	emb  *embed.Builtin // embeds texts whose vectors the caller did not supply
+	// analyses caches memory texts' content analyses across calls.
+	analyses *analyses
 	// group layout for factor attribution
 	names        []string
 	starts, ends []int
@@ -24,8 +26,12 @@ type Gate struct {
 
 // New returns a gate running model m.
 func New(m *Model) *Gate {
-	g := &Gate{m: m}
-	g.pool.New = func() any { return m.newScratch() }
+	g := &Gate{m: m, analyses: newAnalyses(analysisBytes)}
+	g.pool.New = func() any {
+		s := m.newScratch()
+		s.ext.cache = g.analyses
+		return s
+	}
 	if m.Header.Embedder.Name == embed.BuiltinName {
 		g.emb = embed.NewBuiltin()
 	}
@@ -99,6 +105,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	s := g.pool.Get().(*scratch)
 	defer func() {
 		clear(s.vecs) // do not keep the caller's vectors alive in the pool
+		clear(s.ext.mems)
 		g.pool.Put(s)
 	}()
 	d := g.m.Header.Embedder.Dim

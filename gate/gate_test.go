@@ -273,10 +273,22 @@ func benchCands(n int) (*admit.Context, []*admit.Candidate, []*admit.Result) {
 	return actx, cands, results
 }
 
-// BenchmarkGate50 runs the default gate on 50 candidates; run it with
-// -cpu 1 for the one-core figure.
+// BenchmarkGate50 runs the default gate on 50 candidates it has not seen
+// before (no analysis comes from its cache); run it with -cpu 1 for the
+// one-core figure.
 func BenchmarkGate50(b *testing.B) {
-	g := shipped(b)
+	g := New(shipped(b).Model())
+	g.analyses = nil
+	benchGate(b, g)
+}
+
+// BenchmarkGate50Cached is BenchmarkGate50 with every candidate's analysis
+// in the gate's cache, as for memories the user's earlier tasks retrieved.
+func BenchmarkGate50Cached(b *testing.B) {
+	benchGate(b, New(shipped(b).Model()))
+}
+
+func benchGate(b *testing.B, g *Gate) {
 	actx, cands, results := benchCands(50)
 	b.ReportAllocs()
 	benchstats.Loop(b, func() {
