@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/memory"
@@ -34,6 +35,14 @@ type lexical struct {
 	docTerms [][]uint32  // by row: the distinct term ids of the row
 	docLen   []int32
 	totalLen int64
+	// version counts the changes to the rows, so that norms is known to be
+	// current.
+	version uint64
+	// norms caches each row's BM25 length normalization for the rows as of
+	// a version: a query that reads many postings looks them up rather
+	// than computing one per posting. Readers (under the index's read lock)
+	// replace it when it is stale.
+	norms atomic.Pointer[bm25Norms]
 
 	// Scratch space for add, which always runs with the shard to itself:
 	// the term counts of one text, and a block the rows' term lists are
@@ -92,6 +101,34 @@ func (l *lexical) add(row int32, text string) {
 	l.docTerms = append(l.docTerms, terms)
 	l.docLen = append(l.docLen, int32(n))
 	l.totalLen += int64(n)
+	l.version++
+}
+
+// bm25Norms is the BM25 length normalization of every row, as of a version
+// of the rows.
+type bm25Norms struct {
+	version uint64
+	v       []float64
+}
+
+// bm25Norm is the BM25 length normalization of a row of docLen terms, in a
+// shard whose rows have avgLen terms on average.
+func bm25Norm(docLen int32, avgLen float64) float64 {
+	return bm25K1 * (1 - bm25B + bm25B*float64(docLen)/avgLen)
+}
+
+// rowNorms returns every row's norm, computing them if the rows changed
+// since they were last computed. The caller holds the index's read lock.
+func (l *lexical) rowNorms(avgLen float64) []float64 {
+	if c := l.norms.Load(); c != nil && c.version == l.version {
+		return c.v
+	}
+	c := &bm25Norms{version: l.version, v: make([]float64, len(l.docLen))}
+	for row, n := range l.docLen {
+		c.v[row] = bm25Norm(n, avgLen)
+	}
+	l.norms.Store(c)
+	return c.v
 }
 
 // remove drops row's postings and then moves row last into its place, as the
@@ -113,6 +150,7 @@ func (l *lexical) remove(row, last int32) {
 		l.docTerms[row], l.docLen[row] = l.docTerms[last], l.docLen[last]
 	}
 	l.docTerms, l.docLen = l.docTerms[:last], l.docLen[:last]
+	l.version++
 }
 
 func dropRow(ps []posting, row int32) []posting {
@@ -180,16 +218,26 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 	// rows reads every row (see below).
 	ls.dense = x.lexical == lexicalDense || x.lexical == 0 && postings > n/denseShare
 	scores := ls.scores
-	for _, ps := range lists[:used] {
-		df := float64(len(ps))
-		idf := math.Log(1 + (float64(n)-df+0.5)/(df+0.5))
-		for _, p := range ps {
-			tf := float64(p.tf)
-			norm := bm25K1 * (1 - bm25B + bm25B*float64(s.lex.docLen[p.row])/avgLen)
-			if !ls.dense && scores[p.row] == 0 { // every term adds more than 0 (idf > 0)
-				ls.touched = append(ls.touched, p.row)
+	if ls.dense {
+		// Many postings: each row's norm once, not once per posting.
+		norms := s.lex.rowNorms(avgLen)
+		for _, ps := range lists[:used] {
+			idf := bm25IDF(n, len(ps))
+			for _, p := range ps {
+				tf := float64(p.tf)
+				scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + norms[p.row]))
 			}
-			scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + norm))
+		}
+	} else {
+		for _, ps := range lists[:used] {
+			idf := bm25IDF(n, len(ps))
+			for _, p := range ps {
+				tf := float64(p.tf)
+				if scores[p.row] == 0 { // every term adds more than 0 (idf > 0)
+					ls.touched = append(ls.touched, p.row)
+				}
+				scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + bm25Norm(s.lex.docLen[p.row], avgLen)))
+			}
 		}
 	}
 	want := [3]uint32{s.lookup(f.WorkspaceID), s.lookup(f.ProjectID), s.lookup(f.Domain)}
@@ -219,6 +267,12 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 		}
 	}
 	return top.hits(s), nil
+}
+
+// bm25IDF is the inverse document frequency of a term in df of n rows.
+func bm25IDF(n, df int) float64 {
+	d := float64(df)
+	return math.Log(1 + (float64(n)-d+0.5)/(d+0.5))
 }
 
 // maxPooledScores bounds the score buffer a pooled Lexical keeps for reuse.

@@ -177,6 +177,28 @@ func TestLexicalSparseIsDense(t *testing.T) {
 		}
 	}
 	for q := range 200 {
+		// Rows change between queries: the dense path's cached norms must
+		// follow a new row, a rewritten one and a removed one.
+		var sb strings.Builder
+		for range 1 + r.IntN(30) {
+			sb.WriteString(words[r.IntN(len(words))] + " ")
+		}
+		e := retrieve.Entry{ID: fmt.Sprintf("n%04d", q), UserID: "u", Text: sb.String(), Vector: []float32{1, 0}}
+		for _, x := range []*Index{dense, sparse} {
+			var err error
+			switch q % 10 {
+			case 3: // a new row
+				err = x.Upsert(context.Background(), e)
+			case 6: // a row rewritten
+				e.ID = fmt.Sprintf("m%04d", q)
+				err = x.Upsert(context.Background(), e)
+			case 9:
+				err = x.Remove(context.Background(), "u", fmt.Sprintf("m%04d", q+1))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
 		query := words[r.IntN(len(words))] + " " + words[r.IntN(len(words))]
 		f := memory.Filter{UserID: "u", ProjectID: []string{"", "p1"}[q%2], Domain: []string{"", "health"}[q/2%2]}
 		k := 1 + r.IntN(60)
