@@ -539,15 +539,15 @@ func TestMemoryIndexRestoreAfterCommits(t *testing.T) {
 	}
 }
 
-// TestMemoryIndexKeepsUpUnderLoad: under steady admissions of 50 distinct
-// memories each, more than a step of a batch (16 memories) takes, the
+// TestMemoryIndexKeepsUpUnderLoad: under steady admissions of 100 distinct
+// memories each, more than a step of a batch (64 memories) takes, the
 // events a read by memory scans stay within twice most.
 func TestMemoryIndexKeepsUpUnderLoad(t *testing.T) {
 	s := openMemIndex(t, filepath.Join(t.TempDir(), "load.db"), memIndexSettings{batch: memIndexBatch, step: memIndexStep, memories: memIndexMemories, idle: time.Hour})
 	s.audit.mi.most = 600
 	worst := int64(0)
 	for i := range 500 {
-		ids := make([]string, 50)
+		ids := make([]string, 100)
 		for j := range ids {
 			ids[j] = fmt.Sprintf("m%d-%d", i, j)
 		}
