@@ -143,6 +143,17 @@ admission decides what may enter a model's context.`,
 	return root
 }
 
+// flagError is the usage error of a flag whose value config refused: the
+// flag's name and the problem, without the config field's own name
+// ("--store: scheme …", not "--store: store: scheme …").
+func flagError(flag string, err error) error {
+	var fe *memory.FieldError
+	if errors.As(err, &fe) {
+		return usageError{fmt.Errorf("%s: %s", flag, fe.Problem)}
+	}
+	return usageError{fmt.Errorf("%s: %w", flag, err)}
+}
+
 // makeEmbedder builds the embedder named by --embedder (or --to).
 func makeEmbedder(ctx context.Context, name string) (memgate.Embedder, error) {
 	emb, err := config.NewEmbedder(ctx, name)
@@ -261,10 +272,10 @@ func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) 
 		c.Access = config.Read
 	}
 	if _, err := config.ParseStore(c.Store); err != nil {
-		return nil, usageError{fmt.Errorf("--store: %w", err)}
+		return nil, flagError("--store", err)
 	}
 	if _, err := config.NewIndex(c.Index); err != nil {
-		return nil, usageError{fmt.Errorf("--index: %w", err)}
+		return nil, flagError("--index", err)
 	}
 	if _, err := makeEmbedder(ctx, c.Embedder); err != nil {
 		return nil, err

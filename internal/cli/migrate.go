@@ -117,7 +117,7 @@ func migrateLocations(from, to string) (src, dst config.Location, err error) {
 	}{{"from", from, &src}, {"to", to, &dst}} {
 		loc, err := config.ParseStore(l.value)
 		if err != nil {
-			return src, dst, usageError{fmt.Errorf("--%s: %w", l.flag, err)}
+			return src, dst, flagError("--"+l.flag, err)
 		}
 		if loc.Kind == "mem" {
 			return src, dst, usageError{fmt.Errorf("--%s mem: an in-memory store lives only as long as one command; "+

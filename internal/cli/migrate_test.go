@@ -237,7 +237,7 @@ func TestMigrateRefusals(t *testing.T) {
 		{[]string{"migrate", "--from", src, "--to", "mem:"}, 2, "--to mem:"},
 		{[]string{"migrate", "--from", "mem:", "--to", dst}, 2, "--from mem:"},
 		{[]string{"migrate", "--from", src, "--to", "redis://x"}, 2, "--to"},
-		{[]string{"migrate", "--from", src, "--to", "postgres://a:pw@db:port/memgate"}, 2, "--to: store: the PostgreSQL URL cannot be read: a port is not a number"},
+		{[]string{"migrate", "--from", src, "--to", "postgres://a:pw@db:port/memgate"}, 2, "--to: the PostgreSQL URL cannot be read: a port is not a number"},
 		{[]string{"migrate", "--from", src, "--to", "sqlite:" + src}, 2, "the same store"},
 		{[]string{"migrate", "--from", src, "--to", link}, 2, "the same store"},
 		{[]string{"migrate", "--from", "postgres://a@db:5432/memgate", "--to", "postgres://b:pw@DB/memgate?sslmode=disable"}, 2, "the same store"},

@@ -63,6 +63,9 @@ func TestStoreLocation(t *testing.T) {
 		if strings.Contains(r.stderr, "s3") {
 			t.Errorf("memgate %v prints the password: %s", bad, r.stderr)
 		}
+		if field := strings.TrimPrefix(bad[0], "--"); strings.Contains(r.stderr, bad[0]+": "+field+":") {
+			t.Errorf("memgate %v names the field twice: %s", bad, r.stderr)
+		}
 	}
 }
 
