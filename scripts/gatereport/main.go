@@ -32,14 +32,23 @@ func main() {
 	dump := flag.Bool("dev-dump", false, "instead of the report, write the dev set's useful memories and threats as JSON lines")
 	devLOSO := flag.Bool("dev-loso", false, "instead of the report, leave one source out as the report does but measure each held-out source on its dev share only")
 	head := flag.Bool("dev-head", false, "instead of the report, show on the dev set only what the instruction head would do at other thresholds")
+	// Hyperparameters, to compare on -dev-loso; zero keeps train's default.
+	hidden := flag.Int("hidden", 0, "hidden units per member (0: train's default)")
+	members := flag.Int("members", 0, "members of the model (0: train's default)")
+	l2 := flag.Float64("l2", 0, "L2 weight decay (0: train's default; negative: none)")
+	dropout := flag.Float64("dropout", 0, "metadata dropout probability (0: train's default; negative: none)")
 	flag.Parse()
+	opts := train.Options{Seed: *seed, Members: *members, L2: *l2, MetadataDropout: *dropout}
+	if *hidden > 0 {
+		opts.Hidden = []int{*hidden}
+	}
 	d, err := gatereport.Load(*data)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gatereport:", err)
 		os.Exit(1)
 	}
 	if *head {
-		if err := devHead(context.Background(), d, train.Options{Seed: *seed}, os.Stdout); err != nil {
+		if err := devHead(context.Background(), d, opts, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "gatereport:", err)
 			os.Exit(1)
 		}
@@ -57,14 +66,14 @@ func main() {
 		return
 	}
 	if *dev > 0 {
-		if err := devReasons(context.Background(), d, train.Options{Seed: *seed}, *dev, os.Stdout); err != nil {
+		if err := devReasons(context.Background(), d, opts, *dev, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "gatereport:", err)
 			os.Exit(1)
 		}
 		return
 	}
 	if *model != "" {
-		m, err := d.Train(context.Background(), train.Options{Seed: *seed})
+		m, err := d.Train(context.Background(), opts)
 		if err == nil { // write beside, then rename: a failed run leaves the old model
 			if err = m.Save(*model + ".tmp"); err == nil {
 				err = os.Rename(*model+".tmp", *model)
@@ -83,7 +92,7 @@ func main() {
 	if *devLOSO {
 		loso = d.DevLOSO
 	}
-	rep, err := loso(context.Background(), train.Options{Seed: *seed}, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
+	rep, err := loso(context.Background(), opts, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gatereport:", err)
 		os.Exit(1)
@@ -93,6 +102,9 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stdout, "\nk=%d, seed %d; %s.\n", rep.K, *seed, rep.Elapsed.Round(time.Second))
+	if *hidden != 0 || *members != 0 || *l2 != 0 || *dropout != 0 {
+		fmt.Fprintf(os.Stdout, "Hyperparameters: hidden %d, members %d, L2 %g, metadata dropout %g (0: default).\n", *hidden, *members, *l2, *dropout)
+	}
 	if miss := rep.Check([]string{"agentdojo", "injecagent", "bipia", "memorygraft", "poisonedrag"}); len(miss) > 0 {
 		fmt.Fprintln(os.Stdout, "\nFloors of issue 9 missed:")
 		for _, m := range miss {
