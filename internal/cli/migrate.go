@@ -215,6 +215,10 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 		if tmp != "" {
 			defer removeStoreFiles(tmp) // after a success, only the link to it is left
 			target = config.Location{Kind: "sqlite", Path: tmp}
+			for _, old := range leftCopies(dstLoc.Path, tmp) {
+				fmt.Fprintf(e.err, "memgate: %s is a copy an earlier migrate to %s began and did not finish (killed, or still running); remove it if no migrate is running\n",
+					safe(old), safe(dstLoc.Path))
+			}
 		}
 	}
 	dst, err := openDumpStore(ctx, target, !verifyOnly)
@@ -333,6 +337,25 @@ func newStoreFile(path string) (string, error) {
 		return "", fmt.Errorf("create a file beside %s for the copy: %w", path, err)
 	}
 	return f.Name(), f.Close()
+}
+
+// leftCopies lists the files beside path that newStoreFile made for a copy
+// into path, other than ours: a run killed before it could remove its own
+// (kill -9, a power cut) leaves one, and so does a run still going.
+func leftCopies(path, ours string) []string {
+	dir := filepath.Dir(path)
+	entries, _ := os.ReadDir(dir) // a note, not a check: an unreadable directory lists none
+	prefix := "." + filepath.Base(path) + ".migrate-"
+	var out []string
+	for _, d := range entries {
+		name := d.Name()
+		if !strings.HasPrefix(name, prefix) || filepath.Join(dir, name) == ours ||
+			strings.HasSuffix(name, "-wal") || strings.HasSuffix(name, "-shm") || strings.HasSuffix(name, "-journal") {
+			continue
+		}
+		out = append(out, filepath.Join(dir, name))
+	}
+	return out
 }
 
 // noStaleLog fails if path, a store file that does not exist, has a

@@ -518,6 +518,33 @@ func TestMigrateFailureKeepsAnotherCopy(t *testing.T) {
 	}
 }
 
+// A copy an earlier run left (killed before it removed it) is named, and
+// kept: it may be another run's, still being written.
+func TestMigrateNamesLeftCopies(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
+	fillForMigrate(t, src)
+	left := filepath.Join(dir, ".dst.db.migrate-1234")
+	for _, f := range []string{left, left + "-wal", filepath.Join(dir, ".dst.db.migrated"), filepath.Join(dir, ".other.db.migrate-1")} {
+		if err := os.WriteFile(f, []byte("left by a killed run"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := run(t, "", "migrate", "--from", src, "--to", dst)
+	if r.code != 0 {
+		t.Fatalf("migrate: %+v", r)
+	}
+	if n := strings.Count(r.stderr, "did not finish"); n != 1 || !strings.Contains(r.stderr, left+" is a copy an earlier migrate to "+dst) {
+		t.Errorf("stderr %q: want one note naming %s", r.stderr, left)
+	}
+	if _, err := os.Stat(left); err != nil {
+		t.Errorf("the earlier copy is gone: %v", err)
+	}
+	if r := run(t, "", "migrate", "--from", src, "--to", filepath.Join(dir, "fresh.db")); r.code != 0 || strings.Contains(r.stderr, "did not finish") {
+		t.Errorf("a migrate to another name: %+v", r)
+	}
+}
+
 // A write-ahead log, its index or a rollback journal left beside the
 // destination's name by an earlier store of that name (its file removed
 // after a crash, or still open in a process) would be applied by SQLite
