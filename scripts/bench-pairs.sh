@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# bench-pairs.sh [--pairs N] [--benchtime T] [--cpu LIST] BASE NEW PKG BENCH
+#
+# Compares two builds of one package's benchmarks on a noisy machine: it
+# builds PKG's test binary at the git revisions BASE and NEW ("." is the
+# working tree, uncommitted changes included), then runs BENCH (a -bench
+# pattern) with each in turn, N times (default 8), so that both builds see
+# the same minutes of the host's load. It prints every run, prefixed with
+# the build's name, then the median of ns/op and of each reported metric
+# (p50-µs, p99-µs, …) per benchmark and build.
+#
+#   scripts/bench-pairs.sh HEAD~3 . . 'Admit20k(Varied)?$'
+#   scripts/bench-pairs.sh --cpu 1 --benchtime 3s main . ./gate '^BenchmarkGate50$'
+#
+# The README's and docs/design.md's before/after figures come from this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+pairs=8
+benchtime=2000x
+cpu=
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--pairs) pairs=$2; shift 2 ;;
+	--benchtime) benchtime=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
+	-h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+	--*) echo "bench-pairs.sh: unknown flag $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+if [[ $# -ne 4 ]]; then
+	echo "usage: bench-pairs.sh [--pairs N] [--benchtime T] [--cpu LIST] BASE NEW PKG BENCH" >&2
+	exit 2
+fi
+base=$1 new=$2 pkg=$3 bench=$4
+if ! [[ $pairs =~ ^[1-9][0-9]*$ ]]; then
+	echo "bench-pairs.sh: --pairs $pairs: want a positive number" >&2
+	exit 2
+fi
+
+tmp=$(mktemp -d)
+cleanup() {
+	for name in base new; do
+		if [[ -d $tmp/$name ]]; then git -C "$repo" worktree remove --force "$tmp/$name" >/dev/null 2>&1 || true; fi
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# build NAME REV: the test binary of PKG at REV, and the directory to run
+# it in (its package's, for testdata).
+build() {
+	local name=$1 rev=$2 dir
+	if [[ $rev == . ]]; then
+		dir=$repo
+	else
+		dir=$tmp/$name
+		git -C "$repo" worktree add --detach --quiet "$dir" "$rev"
+	fi
+	(cd "$dir" && go test -c -o "$tmp/$name.test" "$pkg")
+	echo "$dir/$pkg" >"$tmp/$name.dir"
+}
+build base "$base"
+build new "$new"
+
+args=(-test.run '^$' -test.bench "$bench" -test.benchtime "$benchtime" -test.count 1)
+if [[ -n $cpu ]]; then args+=(-test.cpu "$cpu"); fi
+echo "# $pairs pairs: base $base, new $new; $pkg -bench '$bench' -benchtime $benchtime${cpu:+ -cpu $cpu}; load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+for ((i = 1; i <= pairs; i++)); do
+	for name in base new; do
+		(cd "$(cat "$tmp/$name.dir")" && "$tmp/$name.test" "${args[@]}") | grep '^Benchmark' | sed "s/^/$name /" | tee -a "$tmp/runs"
+	done
+done
+echo "# load at the end $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+
+# Medians: for each benchmark, build and unit, the middle of the sorted
+# values (the mean of the two middle ones for an even count).
+echo "# medians"
+awk '{
+	for (i = 4; i <= NF; i++) if ($i ~ /(ns\/op|-µs|\/s)$/) print $2, $1, $i, $(i-1)
+}' "$tmp/runs" | sort -k1,1 -k2,2 -k3,3 -k4,4g | awk '
+	function flush() {
+		if (n == 0) return
+		m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		printf "%-40s %-4s %-10s %12.1f  (n=%d, %g–%g)\n", key_b, key_n, key_u, m, n, v[1], v[n]
+		n = 0
+	}
+	{
+		if ($1 != key_b || $2 != key_n || $3 != key_u) { flush(); key_b = $1; key_n = $2; key_u = $3 }
+		v[++n] = $4
+	}
+	END { flush() }'
