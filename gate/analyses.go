@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"hash/maphash"
 	"sync"
 	"unsafe"
 
@@ -12,6 +13,10 @@ import (
 // kept, so the cache holds at most twice this.
 const analysisBytes = 4 << 20
 
+// maxSeenOnce bounds the texts the cache remembers having seen once (8
+// bytes and a map slot each); past it, it forgets them all.
+const maxSeenOnce = 1 << 16
+
 // analyses keeps the content analysis of memory texts the gate has judged,
 // so that a memory retrieved again, as a user's memories are by the next
 // task and the one after, is not analyzed again: an analysis depends on the
@@ -20,26 +25,37 @@ const analysisBytes = 4 << 20
 // is dropped, so the texts judged recently stay and the memory held is
 // bounded whatever the texts. Its analyses are shared and never changed.
 //
-// Entries are per user: one user's admissions never find an analysis
-// another user's made, so how long an admission takes says nothing of the
-// texts other users hold.
+// A text is kept the second time it is seen, not the first: most of the
+// memories a search retrieves once are not retrieved again soon, and
+// copying their analyses into the cache would cost more, in allocations
+// and the collector's work, than analyzing the few that recur twice.
+//
+// Entries are per user (the task's): one user's admissions never find an
+// analysis another user's made, so whether an admission finds its texts
+// analyzed says nothing of the texts other users hold. The space is shared,
+// so how much other users admit does change how long an entry stays.
 type analyses struct {
 	mu       sync.Mutex
 	cur, old map[textKey]*content.Analysis
 	curBytes int
 	limit    int
+	seenOnce map[uint64]struct{} // hashes of the texts seen once and not kept
+	seed     maphash.Seed
 }
 
 // A textKey is a memory text of a user.
 type textKey struct{ user, text string }
 
+// newAnalyses returns an empty cache of at most limit bytes per generation.
 func newAnalyses(limit int) *analyses {
-	return &analyses{cur: make(map[textKey]*content.Analysis), limit: limit}
+	return &analyses{cur: make(map[textKey]*content.Analysis), limit: limit,
+		seenOnce: make(map[uint64]struct{}), seed: maphash.MakeSeed()}
 }
 
 // lookup sets out[i] to the cached analysis of texts[i], or nil where there
-// is none, taking the lock once for the whole set.
-func (c *analyses) lookup(texts []textKey, out []*content.Analysis) {
+// is none, and keep[i] to whether the analysis of a text not in the cache
+// is to be stored (it was seen before), taking the lock once for the set.
+func (c *analyses) lookup(texts []textKey, out []*content.Analysis, keep []bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, t := range texts {
@@ -50,16 +66,30 @@ func (c *analyses) lookup(texts []textKey, out []*content.Analysis) {
 				c.add(t, a)
 			}
 		}
-		out[i] = a
+		out[i], keep[i] = a, false
+		if a != nil {
+			continue
+		}
+		h := maphash.Comparable(c.seed, t)
+		if _, ok := c.seenOnce[h]; ok {
+			delete(c.seenOnce, h)
+			keep[i] = true
+			continue
+		}
+		if len(c.seenOnce) >= maxSeenOnce {
+			clear(c.seenOnce)
+		}
+		c.seenOnce[h] = struct{}{}
 	}
 }
 
-// store adds the analyses as[i] of texts[i] for each i in missed.
-func (c *analyses) store(texts []textKey, as []*content.Analysis, missed []int) {
+// store adds the analyses as[i] of texts[i] for each i in kept, except
+// those of texts too large to keep: over a sixteenth of a generation.
+func (c *analyses) store(texts []textKey, as []*content.Analysis, kept []int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, i := range missed {
-		if _, ok := c.cur[texts[i]]; !ok {
+	for _, i := range kept {
+		if _, ok := c.cur[texts[i]]; !ok && sizeOf(texts[i], as[i]) <= c.limit/16 {
 			c.add(texts[i], as[i])
 		}
 	}

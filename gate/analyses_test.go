@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/memgate/memgate/admit"
+	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/gate/content"
 )
 
@@ -49,7 +51,7 @@ func TestAnalysisCacheKeepsDecisions(t *testing.T) {
 
 	cached := New(m)
 	tiny := New(m)
-	tiny.analyses = newAnalyses(1) // every entry turns a generation over
+	tiny.analyses = newAnalyses(16 << 10) // a generation holds about half the set
 	for round := range 3 {
 		for name, g := range map[string]*Gate{"cached": cached, "tiny": tiny} {
 			if got := judgeAll(t, g, actx, cands); !reflect.DeepEqual(got, want) {
@@ -74,10 +76,14 @@ func TestAnalysesBounded(t *testing.T) {
 	var z content.Analyzer
 	keys := make([]textKey, 1)
 	as := make([]*content.Analysis, 1)
+	keep := make([]bool, 1)
 	for i := range 5000 {
 		keys[0] = textKey{"u", fmt.Sprintf("note %d: the insurer wants form %d by Friday", i, i*7)}
-		if c.lookup(keys, as); as[0] != nil {
-			t.Fatalf("text %d found before it was added", i)
+		if c.lookup(keys, as, keep); as[0] != nil || keep[0] {
+			t.Fatalf("text %d found, or to be kept, the first time it is seen", i)
+		}
+		if c.lookup(keys, as, keep); as[0] != nil || !keep[0] {
+			t.Fatalf("text %d, seen a second time: found %v, to be kept %v", i, as[0] != nil, keep[0])
 		}
 		as[0] = new(content.Analysis)
 		z.Analyze(keys[0].text, as[0])
@@ -85,6 +91,9 @@ func TestAnalysesBounded(t *testing.T) {
 		if c.curBytes > limit {
 			t.Fatalf("after %d texts the newer generation holds %d bytes, over its limit %d", i+1, c.curBytes, limit)
 		}
+	}
+	if len(c.seenOnce) != 0 {
+		t.Errorf("%d texts still counted as seen once, after each was seen twice", len(c.seenOnce))
 	}
 	var held int
 	for k, a := range c.old {
@@ -94,13 +103,61 @@ func TestAnalysesBounded(t *testing.T) {
 		t.Fatalf("the older generation holds %d bytes, over %d", held, limit)
 	}
 	keys[0] = textKey{"u", fmt.Sprintf("note %d: the insurer wants form %d by Friday", 4999, 4999*7)}
-	if c.lookup(keys, as); as[0] == nil {
+	if c.lookup(keys, as, keep); as[0] == nil {
 		t.Fatal("the last text added is not found")
 	}
 	// Another user's identical text is not that entry.
 	keys[0].user = "v"
-	if c.lookup(keys, as); as[0] != nil {
+	if c.lookup(keys, as, keep); as[0] != nil {
 		t.Fatal("an analysis is shared across users")
+	}
+	// A text too large for a sixteenth of a generation is not kept.
+	keys[0] = textKey{"u", strings.Repeat("the insurer wants the form ", 200)}
+	as[0] = new(content.Analysis)
+	z.Analyze(keys[0].text, as[0])
+	c.store(keys, as, []int{0})
+	if c.lookup(keys, as, keep); as[0] != nil {
+		t.Fatalf("a text of %d bytes was kept in a cache of %d per generation", len(keys[0].text), limit)
+	}
+}
+
+// TestAnalysesSeenOnceBounded: texts seen once are remembered by a hash,
+// at most maxSeenOnce of them.
+func TestAnalysesSeenOnceBounded(t *testing.T) {
+	c := newAnalyses(64 << 10)
+	keys := make([]textKey, 1)
+	as := make([]*content.Analysis, 1)
+	keep := make([]bool, 1)
+	for i := range maxSeenOnce + 10 {
+		keys[0] = textKey{"u", fmt.Sprint("text ", i)}
+		c.lookup(keys, as, keep)
+		if len(c.seenOnce) > maxSeenOnce {
+			t.Fatalf("%d texts remembered as seen once, over %d", len(c.seenOnce), maxSeenOnce)
+		}
+	}
+	if len(c.cur) != 0 {
+		t.Fatalf("%d analyses kept from texts seen once", len(c.cur))
+	}
+}
+
+// TestAnalysisCacheKeyIsTheTasksUser: entries are the task's user's, not
+// the user a candidate claims to belong to, so a caller of Judge that lets
+// another user's memory through does not find that user's entries.
+func TestAnalysisCacheKeyIsTheTasksUser(t *testing.T) {
+	g := New(shipped(t).Model())
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, judgeQuery)
+	const secret = "Alice's lawyer says the settlement is 40,000 and due in March"
+	c := cand("m1", secret, "user_confirmed", "legal", q)
+	c.Memory.UserID = "alice"
+	for range 2 { // kept the second time
+		judgeAll(t, g, &admit.Context{UserID: "alice", Now: now}, []*admit.Candidate{c})
+		judgeAll(t, g, &admit.Context{UserID: "mallory", Now: now}, []*admit.Candidate{c})
+	}
+	for _, user := range []string{"alice", "mallory"} {
+		if _, ok := g.analyses.cur[textKey{user, secret}]; !ok {
+			t.Errorf("no entry for %s's task", user)
+		}
 	}
 }
 
@@ -108,7 +165,7 @@ func TestAnalysesBounded(t *testing.T) {
 // cache (run with -race).
 func TestAnalysisCacheConcurrent(t *testing.T) {
 	g := New(shipped(t).Model())
-	g.analyses = newAnalyses(8 << 10) // small: generations turn over under load
+	g.analyses = newAnalyses(32 << 10) // small: generations turn over under load
 	actx, cands, _ := benchCands(50)
 	want := judgeAll(t, New(g.Model()), actx, cands)
 	var wg sync.WaitGroup

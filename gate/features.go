@@ -198,7 +198,8 @@ type extractor struct {
 	own    []content.Analysis
 	cache  *analyses
 	texts  []textKey
-	missed []int
+	keep   []bool // per candidate: its analysis goes to the cache
+	missed []int  // the candidates whose analyses go to the cache
 	sims   []float32
 	norms  []float32
 	newerC []float32 // per candidate: max cosine to a newer candidate
@@ -261,7 +262,7 @@ const MaxWithdrawn = 64
 func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Candidate, query string, q []float32, vecs [][]float32) {
 	n := len(cands)
 	e.z.Analyze(query, &e.query)
-	e.analyzeMemories(cands)
+	e.analyzeMemories(actx.UserID, cands)
 	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
 	e.newerF, e.newerX = growF(e.newerF, n), growF(e.newerX, n)
@@ -525,8 +526,8 @@ func cosine(a, b []float32, na, nb float32) float32 {
 }
 
 // analyzeMemories sets e.mems to the analyses of the candidates' texts,
-// taking those the cache has from it and adding the others to it.
-func (e *extractor) analyzeMemories(cands []*admit.Candidate) {
+// taking those the cache has for user from it and adding the others to it.
+func (e *extractor) analyzeMemories(user string, cands []*admit.Candidate) {
 	n := len(cands)
 	if cap(e.mems) < n {
 		e.mems = make([]*content.Analysis, n)
@@ -542,16 +543,20 @@ func (e *extractor) analyzeMemories(cands []*admit.Candidate) {
 	}
 	e.texts, e.missed = e.texts[:0], e.missed[:0]
 	for _, c := range cands {
-		e.texts = append(e.texts, textKey{c.Memory.UserID, c.Memory.Text})
+		e.texts = append(e.texts, textKey{user, c.Memory.Text})
 	}
-	e.cache.lookup(e.texts, e.mems)
-	e.own = grow(e.own, 1)
+	e.keep = growB(e.keep, n)
+	e.cache.lookup(e.texts, e.mems, e.keep)
+	e.own = grow(e.own, n)
 	for i, a := range e.mems {
-		if a == nil {
-			// Analyzed in own's space, then copied to a new analysis of
-			// just its size, which the cache shares.
-			e.z.Analyze(e.texts[i].text, &e.own[0])
-			e.mems[i] = clone(&e.own[0])
+		if a != nil {
+			continue
+		}
+		e.z.Analyze(e.texts[i].text, &e.own[i])
+		e.mems[i] = &e.own[i]
+		if e.keep[i] {
+			// A copy of just its size, which the cache shares.
+			e.mems[i] = clone(&e.own[i])
 			e.missed = append(e.missed, i)
 		}
 	}
