@@ -41,8 +41,10 @@ type lexical struct {
 	// norms caches each row's BM25 length normalization for the rows as of
 	// a version: a query that reads many postings looks them up rather
 	// than computing one per posting. Readers (under the index's read lock)
-	// replace it when it is stale.
-	norms atomic.Pointer[bm25Norms]
+	// replace it when it is stale, once staleReads queries have found it
+	// so (rowNorms).
+	norms      atomic.Pointer[bm25Norms]
+	staleReads atomic.Int32
 
 	// Scratch space for add, which always runs with the shard to itself:
 	// the term counts of one text, and a block the rows' term lists are
@@ -101,7 +103,14 @@ func (l *lexical) add(row int32, text string) {
 	l.docTerms = append(l.docTerms, terms)
 	l.docLen = append(l.docLen, int32(n))
 	l.totalLen += int64(n)
+	l.changed()
+}
+
+// changed records a change of the rows, which makes the cached norms stale.
+// The caller holds the index's write lock.
+func (l *lexical) changed() {
 	l.version++
+	l.staleReads.Store(0)
 }
 
 // bm25Norms is the BM25 length normalization of every row, as of a version
@@ -112,16 +121,27 @@ type bm25Norms struct {
 }
 
 // bm25Norm is the BM25 length normalization of a row of docLen terms, in a
-// shard whose rows have avgLen terms on average.
+// shard whose rows have avgLen terms on average. The conversion rounds the
+// product, so that no build fuses it with the addition that follows (as
+// GOAMD64=v3 and arm64 may): a norm read from the cache and one computed in
+// place are the same number.
 func bm25Norm(docLen int32, avgLen float64) float64 {
-	return bm25K1 * (1 - bm25B + bm25B*float64(docLen)/avgLen)
+	return float64(bm25K1 * (1 - bm25B + bm25B*float64(docLen)/avgLen))
 }
 
-// rowNorms returns every row's norm, computing them if the rows changed
-// since they were last computed. The caller holds the index's read lock.
+// staleReadsBeforeRebuild is how many queries find the cached norms stale
+// before one rebuilds them: the first after a change computes its own.
+const staleReadsBeforeRebuild = 2
+
+// rowNorms returns every row's norm, or nil when the rows changed since the
+// norms were computed and too few queries have asked since to pay for
+// computing them all. The caller holds the index's read lock.
 func (l *lexical) rowNorms(avgLen float64) []float64 {
 	if c := l.norms.Load(); c != nil && c.version == l.version {
 		return c.v
+	}
+	if l.staleReads.Add(1) < staleReadsBeforeRebuild {
+		return nil
 	}
 	c := &bm25Norms{version: l.version, v: make([]float64, len(l.docLen))}
 	for row, n := range l.docLen {
@@ -150,7 +170,7 @@ func (l *lexical) remove(row, last int32) {
 		l.docTerms[row], l.docLen[row] = l.docTerms[last], l.docLen[last]
 	}
 	l.docTerms, l.docLen = l.docTerms[:last], l.docLen[:last]
-	l.version++
+	l.changed()
 }
 
 func dropRow(ps []posting, row int32) []posting {
@@ -219,13 +239,20 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 	ls.dense = x.lexical == lexicalDense || x.lexical == 0 && postings > n/denseShare
 	scores := ls.scores
 	if ls.dense {
-		// Many postings: each row's norm once, not once per posting.
+		// Many postings: each row's norm once, not once per posting,
+		// unless the rows just changed.
 		norms := s.lex.rowNorms(avgLen)
 		for _, ps := range lists[:used] {
 			idf := bm25IDF(n, len(ps))
 			for _, p := range ps {
 				tf := float64(p.tf)
-				scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + norms[p.row]))
+				var norm float64
+				if norms != nil {
+					norm = norms[p.row]
+				} else {
+					norm = bm25Norm(s.lex.docLen[p.row], avgLen)
+				}
+				scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + norm))
 			}
 		}
 	} else {

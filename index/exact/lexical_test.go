@@ -140,13 +140,24 @@ func BenchmarkLexical20k(b *testing.B) {
 	if err := x.Upsert(context.Background(), es...); err != nil {
 		b.Fatal(err)
 	}
-	for _, tc := range []struct{ name, q string }{
-		{"common", word(0) + " " + word(3) + " " + word(7) + " " + word(12)},
-		{"rare", word(900) + " " + word(1500) + " " + word(2100) + " " + word(3000)},
+	for _, tc := range []struct {
+		name, q string
+		write   bool // rewrite a row before each query
+	}{
+		{"common", word(0) + " " + word(3) + " " + word(7) + " " + word(12), false},
+		{"rare", word(900) + " " + word(1500) + " " + word(2100) + " " + word(3000), false},
+		{"common-after-a-write", word(0) + " " + word(3) + " " + word(7) + " " + word(12), true},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
+			i := 0
 			for b.Loop() {
+				if tc.write {
+					i++
+					if err := x.Upsert(context.Background(), es[i%len(es)]); err != nil {
+						b.Fatal(err)
+					}
+				}
 				if hits, err := x.Lexical(context.Background(), memory.Filter{UserID: "u1"}, tc.q, 50); err != nil || len(hits) == 0 {
 					b.Fatalf("%d hits, %v", len(hits), err)
 				}
