@@ -120,21 +120,19 @@ type memBatch struct {
 var errTrailChanged = errors.New("the audit trail is not the one the writer wrote")
 
 // The catch-up's bounds. A step of a batch writes the leaves of at most
-// memIndexMemories memories, and at most memIndexStep entries: about a
-// millisecond of the writer's time at most, which an admission that arrives
-// during one waits. A batch covers at least memIndexBatch events, about
-// eighty admissions of fifty candidates: the larger the batch, the more of
-// its entries share a leaf of the index (the entries of one memory, and of
-// memories next to each other in its order), and the fewer leaves each
-// entry costs. memIndexMost bounds the events a read by memory scans, a few
-// milliseconds' worth, when the writer is never idle.
-//
-// BenchmarkAdmit20kVaried (a different question each time, so the 50
-// memories change from one admission to the next) measured, in 5
-// alternating pairs, p50 3.67 → 3.52 ms and p99 9.0 → 6.3 ms for batches of
-// 4,096 events and steps of 64 memories, against 512 and 16: steps that
-// held one entry per memory spent most of their time on their own
-// transaction.
+// memIndexMemories memories, and at most memIndexStep entries: under a
+// millisecond of the writer's time as a rule, which an admission that
+// arrives during one waits. A batch covers at least memIndexBatch events,
+// about eighty admissions of fifty candidates: the larger the batch, the
+// more of its entries share a leaf of the index (the entries of one memory,
+// and of memories next to each other in its order), and the fewer leaves
+// each entry costs; steps of few memories, when each memory has one entry,
+// cost more in their own transaction than in their inserts. The price is
+// paid by reads by memory, which scan the events not yet indexed: up to a
+// batch and what arrives while it is written, where smaller batches had
+// them scan a tenth of that (docs/design.md has the figures).
+// memIndexMost bounds the events such a read scans, a few milliseconds'
+// worth, when the writer is never idle.
 const (
 	memIndexBatch    = 4096
 	memIndexMost     = 16384

@@ -539,15 +539,16 @@ func TestMemoryIndexRestoreAfterCommits(t *testing.T) {
 	}
 }
 
-// TestMemoryIndexKeepsUpUnderLoad: under steady admissions of 100 distinct
-// memories each, more than a step of a batch (64 memories) takes, the
-// events a read by memory scans stay within twice most.
+// TestMemoryIndexKeepsUpUnderLoad: under steady admissions of distinct
+// memories, with most below the batch, the writer indexes from the trail
+// after each group, and the events a read by memory scans stay within
+// twice most.
 func TestMemoryIndexKeepsUpUnderLoad(t *testing.T) {
 	s := openMemIndex(t, filepath.Join(t.TempDir(), "load.db"), memIndexSettings{batch: memIndexBatch, step: memIndexStep, memories: memIndexMemories, idle: time.Hour})
 	s.audit.mi.most = 600
 	worst := int64(0)
 	for i := range 500 {
-		ids := make([]string, 100)
+		ids := make([]string, 50)
 		for j := range ids {
 			ids[j] = fmt.Sprintf("m%d-%d", i, j)
 		}
@@ -614,4 +615,90 @@ func TestMemoryIndexBacklog(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	waitIndexed(t, eager)
+}
+
+// TestMemoryIndexStepBounds: a batch of the writer's own events is
+// inserted in steps of at most memIndexMemories memories and memIndexStep
+// entries, each its own transaction; with one entry per memory, steps fill
+// up to the memory bound.
+func TestMemoryIndexStepBounds(t *testing.T) {
+	s := openMemIndex(t, filepath.Join(t.TempDir(), "steps.db"),
+		memIndexSettings{batch: 1000, step: memIndexStep, memories: memIndexMemories, idle: 20 * time.Millisecond})
+	s.audit.mi.most = 1 << 40 // only the batch path, never the trail's
+	type count struct{ entries, memories int }
+	var (
+		mu   sync.Mutex
+		seen []count
+	)
+	s.audit.beforeStep = func() { // on the writer's goroutine: what the steps before committed
+		var c count
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*), count(DISTINCT memory_id) FROM audit_memory_index").Scan(&c.entries, &c.memories); err != nil {
+			t.Error(err)
+		}
+		mu.Lock()
+		seen = append(seen, c)
+		mu.Unlock()
+	}
+	for i := range 12 {
+		ids := make([]string, 100)
+		for j := range ids {
+			ids[j] = fmt.Sprintf("m%d-%02d", i, j)
+		}
+		admitMemories(t, s, "t", ids...)
+	}
+	waitIndexed(t, s)
+	mu.Lock()
+	defer mu.Unlock()
+	var final count
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*), count(DISTINCT memory_id) FROM audit_memory_index").Scan(&final.entries, &final.memories); err != nil {
+		t.Fatal(err)
+	}
+	if final.entries != 1200 {
+		t.Fatalf("%d entries indexed, want 1200", final.entries)
+	}
+	seen = append(seen, final)
+	widest := 0
+	for i := 1; i < len(seen); i++ {
+		d := count{seen[i].entries - seen[i-1].entries, seen[i].memories - seen[i-1].memories}
+		if d.entries > memIndexStep || d.memories > memIndexMemories {
+			t.Errorf("step %d inserted %d entries of %d memories, over the bounds %d and %d", i, d.entries, d.memories, memIndexStep, memIndexMemories)
+		}
+		widest = max(widest, d.memories)
+	}
+	if widest != memIndexMemories {
+		t.Errorf("the widest step inserted entries of %d memories, want %d (steps %v)", widest, memIndexMemories, seen)
+	}
+}
+
+// BenchmarkEventsByMemoryBacklog is a read of one memory's events while a
+// backlog of events (admissions of 50 memories each, payloads of about
+// 500 bytes) waits for the memory index: what a read costs between two
+// batches of the catch-up.
+func BenchmarkEventsByMemoryBacklog(b *testing.B) {
+	payload := []byte(`{"x":"` + strings.Repeat("a", 460) + `"}`)
+	for _, waiting := range []int{512, 4096, 8192} {
+		b.Run(fmt.Sprintf("waiting=%d", waiting), func(b *testing.B) {
+			s, err := Open(ctx, filepath.Join(b.TempDir(), "backlog.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			setMemIndex(s, indexNever)
+			for i := range waiting / 50 {
+				a := &audit.Admission{Search: audit.Event{Kind: audit.Search, At: t0, TaskID: "t", UserID: "u", Payload: []byte(`{}`)}}
+				for j := range 50 {
+					a.Decisions = append(a.Decisions, audit.Event{Kind: audit.Decision, At: t0, TaskID: "t", UserID: "u",
+						MemoryID: fmt.Sprintf("m%d-%d", i, j), Decision: "admit", Payload: payload})
+				}
+				if _, err := s.RecordAdmission(ctx, a); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				if evs, err := s.Events(ctx, audit.Filter{MemoryID: "m3-7"}); err != nil || len(evs) != 1 {
+					b.Fatalf("%d events, %v", len(evs), err)
+				}
+			}
+		})
+	}
 }
