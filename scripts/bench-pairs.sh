@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench-pairs.sh [--pairs N] [--benchtime T] [--cpu LIST] BASE NEW PKG BENCH
+# bench-pairs.sh [--pairs N] [--benchtime T] [--cpu LIST] [--same FILE]...
+#                BASE NEW PKG BENCH
 #
 # Compares two builds of one package's benchmarks on a noisy machine: it
 # builds PKG's test binary at the git revisions BASE and NEW ("." is the
@@ -7,10 +8,12 @@
 # pattern) with each in turn, N times (default 8), so that both builds see
 # the same minutes of the host's load. It prints every run, prefixed with
 # the build's name, then the median of ns/op and of each reported metric
-# (p50-µs, p99-µs, …) per benchmark and build.
+# (p50-µs, p99-µs, …) per benchmark and build. --same FILE builds BASE
+# with NEW's version of FILE (a benchmark the change added, say).
 #
 #   scripts/bench-pairs.sh HEAD~3 . . 'Admit20k(Varied)?$'
 #   scripts/bench-pairs.sh --cpu 1 --benchtime 3s main . ./gate '^BenchmarkGate50$'
+#   scripts/bench-pairs.sh --same bench_test.go 299a73e 7990c27 . 'Admit20k(Varied)?$'
 #
 # The README's and docs/design.md's before/after figures come from this.
 set -euo pipefail
@@ -20,21 +23,27 @@ repo=$(pwd)
 pairs=8
 benchtime=2000x
 cpu=
+same=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
+	--same) same+=("$2"); shift 2 ;;
 	--pairs) pairs=$2; shift 2 ;;
 	--benchtime) benchtime=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
-	-h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
 	--*) echo "bench-pairs.sh: unknown flag $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 if [[ $# -ne 4 ]]; then
-	echo "usage: bench-pairs.sh [--pairs N] [--benchtime T] [--cpu LIST] BASE NEW PKG BENCH" >&2
+	echo "usage: bench-pairs.sh [--pairs N] [--benchtime T] [--cpu LIST] [--same FILE]... BASE NEW PKG BENCH" >&2
 	exit 2
 fi
 base=$1 new=$2 pkg=$3 bench=$4
+if [[ $base == . && ${#same[@]} -gt 0 ]]; then
+	echo "bench-pairs.sh: --same needs BASE to be a revision, not the working tree" >&2
+	exit 2
+fi
 if ! [[ $pairs =~ ^[1-9][0-9]*$ ]]; then
 	echo "bench-pairs.sh: --pairs $pairs: want a positive number" >&2
 	exit 2
@@ -58,6 +67,11 @@ build() {
 	else
 		dir=$tmp/$name
 		git -C "$repo" worktree add --detach --quiet "$dir" "$rev"
+	fi
+	if [[ $name == base ]]; then
+		for f in "${same[@]}"; do
+			if [[ $new == . ]]; then cp "$repo/$f" "$dir/$f"; else git -C "$repo" show "$new:$f" >"$dir/$f"; fi
+		done
 	fi
 	(cd "$dir" && go test -c -o "$tmp/$name.test" "$pkg")
 	echo "$dir/$pkg" >"$tmp/$name.dir"
