@@ -341,7 +341,8 @@ func newStoreFile(path string) (string, error) {
 
 // leftCopies lists the files beside path that newStoreFile made for a copy
 // into path, other than ours: a run killed before it could remove its own
-// (kill -9, a power cut) leaves one, and so does a run still going.
+// (kill -9, a power cut) leaves one, and so does a run still going. Their
+// names are the prefix and os.CreateTemp's digits.
 func leftCopies(path, ours string) []string {
 	dir := filepath.Dir(path)
 	entries, _ := os.ReadDir(dir) // a note, not a check: an unreadable directory lists none
@@ -349,8 +350,8 @@ func leftCopies(path, ours string) []string {
 	var out []string
 	for _, d := range entries {
 		name := d.Name()
-		if !strings.HasPrefix(name, prefix) || filepath.Join(dir, name) == ours ||
-			strings.HasSuffix(name, "-wal") || strings.HasSuffix(name, "-shm") || strings.HasSuffix(name, "-journal") {
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || rest == "" || strings.Trim(rest, "0123456789") != "" || name == filepath.Base(ours) {
 			continue
 		}
 		out = append(out, filepath.Join(dir, name))

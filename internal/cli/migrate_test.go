@@ -525,7 +525,9 @@ func TestMigrateNamesLeftCopies(t *testing.T) {
 	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
 	fillForMigrate(t, src)
 	left := filepath.Join(dir, ".dst.db.migrate-1234")
-	for _, f := range []string{left, left + "-wal", filepath.Join(dir, ".dst.db.migrated"), filepath.Join(dir, ".other.db.migrate-1")} {
+	for _, f := range []string{left, left + "-wal", filepath.Join(dir, ".dst.db.migrated"), filepath.Join(dir, ".other.db.migrate-1"),
+		filepath.Join(dir, ".dst.db.migrate-x.migrate-5")} { // a copy for "dst.db.migrate-x"
+
 		if err := os.WriteFile(f, []byte("left by a killed run"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -542,6 +544,14 @@ func TestMigrateNamesLeftCopies(t *testing.T) {
 	}
 	if r := run(t, "", "migrate", "--from", src, "--to", filepath.Join(dir, "fresh.db")); r.code != 0 || strings.Contains(r.stderr, "did not finish") {
 		t.Errorf("a migrate to another name: %+v", r)
+	}
+	// A destination in the working directory: the run's own copy is
+	// "./.NAME.migrate-…" to os.CreateTemp, and is not named.
+	t.Chdir(dir)
+	for _, to := range []string{"bare.db", "./dot.db", "sqlite:prefixed.db"} {
+		if r := run(t, "", "migrate", "--from", "src.db", "--to", to); r.code != 0 || strings.Contains(r.stderr, "did not finish") {
+			t.Errorf("migrate --to %s: %+v", to, r)
+		}
 	}
 }
 
