@@ -143,9 +143,10 @@ admission decides what may enter a model's context.`,
 	return root
 }
 
-// flagError is the usage error of a flag whose value config refused: the
-// flag's name and the problem, without the config field's own name
-// ("--store: scheme …", not "--store: store: scheme …").
+// flagError is the usage error of a setting whose value config refused:
+// where the value came from (a flag, an environment variable) and the
+// problem, without the config field's own name ("--store: scheme …", not
+// "--store: store: scheme …").
 func flagError(flag string, err error) error {
 	var fe *memory.FieldError
 	if errors.As(err, &fe) {
@@ -237,6 +238,23 @@ func (e *env) location(cmd *cobra.Command) string {
 	return e.db
 }
 
+// storeSource names where location found the store, for messages: the flag,
+// the environment variable or the configuration file.
+func (e *env) storeSource(cmd *cobra.Command) string {
+	switch {
+	case changed(cmd, "store"):
+		return "--store"
+	case changed(cmd, "db"):
+		return "--db"
+	case e.store != "":
+		return "$" + config.EnvStore
+	}
+	if f, err := e.configFile(); err == nil && f.Store != "" {
+		return "the configuration file's store"
+	}
+	return "--db"
+}
+
 // shown is the store's location for messages, without a password.
 func (e *env) shown(cmd *cobra.Command) string {
 	loc, err := config.ParseStore(e.location(cmd))
@@ -253,8 +271,12 @@ func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) 
 	}
 	c := config.Config{Store: e.location(cmd), Index: e.index, Embedder: e.embedder, Policy: e.policy, Gate: e.gate,
 		DurableAudit: file.DurableAudit, IndexWait: file.IndexWait, Reindex: cmd.Name() == "reindex"}
+	indexSource := "--index"
+	if !changed(cmd, "index") && e.index != "" {
+		indexSource = "$" + config.EnvIndex
+	}
 	if c.Index == "" {
-		c.Index = file.Index
+		c.Index, indexSource = file.Index, "the configuration file's index"
 	}
 	if !changed(cmd, "embedder") && file.Embedder != "" {
 		c.Embedder = file.Embedder
@@ -272,10 +294,10 @@ func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) 
 		c.Access = config.Read
 	}
 	if _, err := config.ParseStore(c.Store); err != nil {
-		return nil, flagError("--store", err)
+		return nil, flagError(e.storeSource(cmd), err)
 	}
 	if _, err := config.NewIndex(c.Index); err != nil {
-		return nil, flagError("--index", err)
+		return nil, flagError(indexSource, err)
 	}
 	if _, err := makeEmbedder(ctx, c.Embedder); err != nil {
 		return nil, err

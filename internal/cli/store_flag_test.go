@@ -67,6 +67,27 @@ func TestStoreLocation(t *testing.T) {
 			t.Errorf("memgate %v names the field twice: %s", bad, r.stderr)
 		}
 	}
+	// A refused value is reported under the name it was given by.
+	for _, tc := range []struct {
+		env, value string
+		args       []string
+		want       string
+	}{
+		{"", "", []string{"--db", "redis://x", "stats"}, "memgate: --db: scheme"},
+		{config.EnvStore, "redis://x", []string{"stats"}, "memgate: $" + config.EnvStore + ": scheme"},
+		{config.EnvIndex, "hnsw", []string{"stats"}, "memgate: $" + config.EnvIndex + ": \"hnsw\""},
+		{config.EnvIndex, "hnsw", []string{"--index", "hnsw2", "stats"}, "memgate: --index: \"hnsw2\""},
+	} {
+		if tc.env != "" {
+			t.Setenv(tc.env, tc.value)
+		}
+		if r := run(t, "", tc.args...); r.code != 2 || !strings.HasPrefix(r.stderr, tc.want) {
+			t.Errorf("$%s=%q memgate %v = %d %q, want it to begin %q", tc.env, tc.value, tc.args, r.code, r.stderr, tc.want)
+		}
+		if tc.env != "" {
+			t.Setenv(tc.env, "")
+		}
+	}
 }
 
 // TestConfigFile: a configuration file names the store (and the rest);
