@@ -619,22 +619,61 @@ func TestMemoryIndexBacklog(t *testing.T) {
 
 // TestMemoryIndexStepBounds: a batch of the writer's own events is
 // inserted in steps of at most memIndexMemories memories and memIndexStep
-// entries, each its own transaction; with one entry per memory, steps fill
-// up to the memory bound.
+// entries, each its own transaction. With one entry per memory, steps fill
+// up to the memory bound; with many entries per memory (the same memories
+// in every admission), up to the entry bound.
 func TestMemoryIndexStepBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		id       func(i, j int) string
+		boundary func(d stepCount) int // the bound the widest step should reach
+		want     int
+	}{
+		{"one entry per memory", func(i, j int) string { return fmt.Sprintf("m%d-%02d", i, j) },
+			func(d stepCount) int { return d.memories }, memIndexMemories},
+		{"twelve entries per memory", func(_, j int) string { return fmt.Sprintf("m%02d", j) },
+			func(d stepCount) int { return d.entries }, memIndexStep},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			steps := indexSteps(t, tc.id)
+			widest := 0
+			for i, d := range steps {
+				if d.entries > memIndexStep || d.memories > memIndexMemories {
+					t.Errorf("step %d inserted %d entries of %d memories, over the bounds %d and %d", i, d.entries, d.memories, memIndexStep, memIndexMemories)
+				}
+				widest = max(widest, tc.boundary(d))
+			}
+			if widest != tc.want {
+				t.Errorf("the widest step reached %d, want %d (steps %v)", widest, tc.want, steps)
+			}
+		})
+	}
+}
+
+// A stepCount is what one step of the catch-up inserted.
+type stepCount struct{ entries, memories int }
+
+// indexSteps admits 12 × 100 memories named by id, lets an idle writer
+// index them in batches of its own events, and returns what each step
+// inserted.
+func indexSteps(t *testing.T, id func(i, j int) string) []stepCount {
+	t.Helper()
 	s := openMemIndex(t, filepath.Join(t.TempDir(), "steps.db"),
 		memIndexSettings{batch: 1000, step: memIndexStep, memories: memIndexMemories, idle: 20 * time.Millisecond})
 	s.audit.mi.most = 1 << 40 // only the batch path, never the trail's
-	type count struct{ entries, memories int }
-	var (
-		mu   sync.Mutex
-		seen []count
-	)
-	s.audit.beforeStep = func() { // on the writer's goroutine: what the steps before committed
-		var c count
+	count := func() stepCount {
+		var c stepCount
 		if err := s.db.QueryRowContext(ctx, "SELECT count(*), count(DISTINCT memory_id) FROM audit_memory_index").Scan(&c.entries, &c.memories); err != nil {
 			t.Error(err)
 		}
+		return c
+	}
+	var (
+		mu   sync.Mutex
+		seen []stepCount
+	)
+	s.audit.beforeStep = func() { // on the writer's goroutine: what the steps before committed
+		c := count()
 		mu.Lock()
 		seen = append(seen, c)
 		mu.Unlock()
@@ -642,32 +681,23 @@ func TestMemoryIndexStepBounds(t *testing.T) {
 	for i := range 12 {
 		ids := make([]string, 100)
 		for j := range ids {
-			ids[j] = fmt.Sprintf("m%d-%02d", i, j)
+			ids[j] = id(i, j)
 		}
 		admitMemories(t, s, "t", ids...)
 	}
 	waitIndexed(t, s)
-	mu.Lock()
-	defer mu.Unlock()
-	var final count
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*), count(DISTINCT memory_id) FROM audit_memory_index").Scan(&final.entries, &final.memories); err != nil {
-		t.Fatal(err)
-	}
+	final := count()
 	if final.entries != 1200 {
 		t.Fatalf("%d entries indexed, want 1200", final.entries)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	seen = append(seen, final)
-	widest := 0
+	var steps []stepCount
 	for i := 1; i < len(seen); i++ {
-		d := count{seen[i].entries - seen[i-1].entries, seen[i].memories - seen[i-1].memories}
-		if d.entries > memIndexStep || d.memories > memIndexMemories {
-			t.Errorf("step %d inserted %d entries of %d memories, over the bounds %d and %d", i, d.entries, d.memories, memIndexStep, memIndexMemories)
-		}
-		widest = max(widest, d.memories)
+		steps = append(steps, stepCount{seen[i].entries - seen[i-1].entries, seen[i].memories - seen[i-1].memories})
 	}
-	if widest != memIndexMemories {
-		t.Errorf("the widest step inserted entries of %d memories, want %d (steps %v)", widest, memIndexMemories, seen)
-	}
+	return steps
 }
 
 // BenchmarkEventsByMemoryBacklog is a read of one memory's events while a
