@@ -266,7 +266,7 @@ func benchCands(n int) (*admit.Context, []*admit.Candidate, []*admit.Result) {
 	cands := make([]*admit.Candidate, n)
 	results := make([]*admit.Result, n)
 	for i := range cands {
-		cands[i] = cand(fmt.Sprintf("m%d", i), fmt.Sprintf("Claim %d note: the insurer wants the form by Friday, reply to claims@insurer.example", r.IntN(1000)),
+		cands[i] = cand(fmt.Sprintf("m%d", i), fmt.Sprintf("Claim %d-%d note: the insurer wants the form by Friday, reply to claims@insurer.example", r.IntN(1000), i),
 			auths[i%len(auths)], domains[i%len(domains)], q)
 		results[i] = &admit.Result{MemoryID: cands[i].Memory.ID}
 	}
