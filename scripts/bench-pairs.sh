@@ -7,8 +7,8 @@
 # working tree, uncommitted changes included), then runs BENCH (a -bench
 # pattern) with each in turn, N times (default 8), so that both builds see
 # the same minutes of the host's load. It prints every run, prefixed with
-# the build's name, then the median of ns/op and of each reported metric
-# (p50-µs, p99-µs, …) per benchmark and build. --same FILE builds BASE
+# the build's name, then the median of ns/op and of each timing or rate
+# metric (p50-µs, p99-µs, …/s) per benchmark and build. --same FILE builds BASE
 # with NEW's version of FILE (a benchmark the change added, say).
 #
 #   scripts/bench-pairs.sh HEAD~3 . . 'Admit20k(Varied)?$'
@@ -84,7 +84,16 @@ if [[ -n $cpu ]]; then args+=(-test.cpu "$cpu"); fi
 echo "# $pairs pairs: base $base, new $new; $pkg -bench '$bench' -benchtime $benchtime${cpu:+ -cpu $cpu}; load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
 for ((i = 1; i <= pairs; i++)); do
 	for name in base new; do
-		(cd "$(cat "$tmp/$name.dir")" && "$tmp/$name.test" "${args[@]}") | grep '^Benchmark' | sed "s/^/$name /" | tee -a "$tmp/runs"
+		if ! (cd "$(cat "$tmp/$name.dir")" && "$tmp/$name.test" "${args[@]}") >"$tmp/out" 2>&1; then
+			echo "bench-pairs.sh: the $name build ($([[ $name == base ]] && echo "$base" || echo "$new")) failed:" >&2
+			cat "$tmp/out" >&2
+			exit 1
+		fi
+		if ! grep -q '^Benchmark' "$tmp/out"; then
+			echo "bench-pairs.sh: the $name build ran no benchmark matching '$bench'" >&2
+			exit 1
+		fi
+		grep '^Benchmark' "$tmp/out" | sed "s/^/$name /" | tee -a "$tmp/runs"
 	done
 done
 echo "# load at the end $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
