@@ -309,3 +309,66 @@ func (r *Report) Check(poisoning []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// Seeds writes, for reports of one configuration trained with different
+// seeds, each source's gate AUROC per seed and its mean, the lowest utility
+// any seed gave it, and the mean AUROC over the sources with threats per
+// seed and over all seeds: a comparison on dev needs several seeds, since
+// one source's AUROC moves by more from seed to seed than most changes do.
+func Seeds(w io.Writer, seeds []uint64, reps []*Report) error {
+	if len(seeds) != len(reps) || len(reps) == 0 {
+		return fmt.Errorf("%d seeds for %d reports", len(seeds), len(reps))
+	}
+	var b strings.Builder
+	b.WriteString("| held out |")
+	for _, s := range seeds {
+		fmt.Fprintf(&b, " AUROC, seed %d |", s)
+	}
+	b.WriteString(" mean AUROC | lowest utility |\n|---|")
+	b.WriteString(strings.Repeat("---|", len(seeds)+2) + "\n")
+	means := make([]float64, len(reps)) // per seed: mean over the sources with threats
+	counted := make([]int, len(reps))
+	for i, row := range reps[0].Rows {
+		fmt.Fprintf(&b, "| %s |", row.Held)
+		sum, n, lowest := 0.0, 0, -1.0
+		for j, r := range reps {
+			if i >= len(r.Rows) || r.Rows[i].Held != row.Held {
+				return fmt.Errorf("seed %d's report holds other sources than seed %d's", seeds[j], seeds[0])
+			}
+			f := r.Rows[i].Full
+			fmt.Fprintf(&b, " %s |", num(f.GateAUROC))
+			if f.GateAUROC != nil {
+				sum, n = sum+*f.GateAUROC, n+1
+				if row.Held != SuiteTest {
+					means[j], counted[j] = means[j]+*f.GateAUROC, counted[j]+1
+				}
+			}
+			if u := f.Counts[eval.MUtility]; u.Den > 0 {
+				if v := float64(u.Num) / float64(u.Den); lowest < 0 || v < lowest {
+					lowest = v
+				}
+			}
+		}
+		mean, low := "—", "—"
+		if n > 0 {
+			mean = fmt.Sprintf("%.3f", sum/float64(n))
+		}
+		if lowest >= 0 {
+			low = fmt.Sprintf("%.3f", lowest)
+		}
+		fmt.Fprintf(&b, " %s | %s |\n", mean, low)
+	}
+	b.WriteString("| **mean over the sources with threats** |")
+	all := 0.0
+	for j := range reps {
+		if counted[j] == 0 {
+			return fmt.Errorf("seed %d's report has no source with threats", seeds[j])
+		}
+		means[j] /= float64(counted[j])
+		all += means[j]
+		fmt.Fprintf(&b, " %.4f |", means[j])
+	}
+	fmt.Fprintf(&b, " %.4f | |\n", all/float64(len(reps)))
+	_, err := io.WriteString(w, b.String())
+	return err
+}

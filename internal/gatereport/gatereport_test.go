@@ -1,9 +1,11 @@
 package gatereport
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/memgate/memgate/eval"
 	"github.com/memgate/memgate/gate"
 	"github.com/memgate/memgate/gate/train"
 )
@@ -64,5 +66,39 @@ func TestTrainingSets(t *testing.T) {
 		if share := float64(inDev) / float64(inDev+inTrain); inTrain == 0 || share < 0.1 || share > 0.3 {
 			t.Errorf("%s: %d train, %d dev", s, inTrain, inDev)
 		}
+	}
+}
+
+func TestSeeds(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	row := func(held string, auroc *float64, useful, of int) Row {
+		return Row{Held: held, Full: &eval.Metrics{GateAUROC: auroc, Counts: map[string]eval.Count{eval.MUtility: {Num: useful, Den: of}}}}
+	}
+	reps := []*Report{
+		{Rows: []Row{row("a", f(0.8), 99, 100), row("b", f(0.6), 100, 100), row("none", nil, 50, 50), row(SuiteTest, f(0.9), 10, 10)}},
+		{Rows: []Row{row("a", f(0.7), 96, 100), row("b", f(0.7), 100, 100), row("none", nil, 49, 50), row(SuiteTest, f(0.5), 10, 10)}},
+	}
+	var b strings.Builder
+	if err := Seeds(&b, []uint64{1, 2}, reps); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| a | 0.800 | 0.700 | 0.750 | 0.960 |",
+		"| b | 0.600 | 0.700 | 0.650 | 1.000 |",
+		"| none | — | — | — | 0.980 |",
+		// The suite's test split is shown, and left out of the means.
+		"| " + SuiteTest + " | 0.900 | 0.500 | 0.700 | 1.000 |",
+		"| **mean over the sources with threats** | 0.7000 | 0.7000 | 0.7000 | |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
+	}
+	reps[1].Rows[0].Held = "other"
+	if err := Seeds(&b, []uint64{1, 2}, reps); err == nil {
+		t.Error("reports of different sources were compared")
+	}
+	if err := Seeds(&b, []uint64{1}, reps); err == nil {
+		t.Error("one seed for two reports was accepted")
 	}
 }

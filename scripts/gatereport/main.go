@@ -9,18 +9,38 @@
 //	go run ./scripts/gatereport [-data data/public] [-k 10]
 //	go run ./scripts/gatereport -train-default gate/default.model
 //	go run ./scripts/gatereport -dev-reasons 5   # dev only: what lowers useful memories
+//	go run ./scripts/gatereport -dev-loso -seeds 1,2,3 [-dropout 0.3]   # dev only: a configuration over seeds
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/memgate/memgate/gate/train"
 	"github.com/memgate/memgate/internal/gatereport"
 )
+
+// parseSeeds reads -seeds: comma-separated positive integers.
+func parseSeeds(list string) ([]uint64, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	var out []uint64
+	for _, f := range strings.Split(list, ",") {
+		v, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil || v == 0 {
+			return nil, fmt.Errorf("-seeds %q: want positive integers separated by commas, like 1,2,3", list)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
 
 func main() {
 	data := flag.String("data", "data/public", "the vendored public datasets")
@@ -37,7 +57,16 @@ func main() {
 	members := flag.Int("members", 0, "members of the model (0: train's default)")
 	l2 := flag.Float64("l2", 0, "L2 weight decay (0: train's default; negative: none)")
 	dropout := flag.Float64("dropout", 0, "metadata dropout probability (0: train's default; negative: none)")
+	seedList := flag.String("seeds", "", "with -dev-loso: comma-separated seeds (1,2,3); runs each and ends with every source's AUROC per seed and the means")
 	flag.Parse()
+	seeds, err := parseSeeds(*seedList)
+	if err != nil || len(seeds) > 0 && !*devLOSO {
+		if err == nil {
+			err = errors.New("-seeds compares on dev only: add -dev-loso")
+		}
+		fmt.Fprintln(os.Stderr, "gatereport:", err)
+		os.Exit(2)
+	}
 	opts := train.Options{Seed: *seed, Members: *members, L2: *l2, MetadataDropout: *dropout}
 	if *hidden > 0 {
 		opts.Hidden = []int{*hidden}
@@ -91,6 +120,29 @@ func main() {
 	loso := d.LOSO
 	if *devLOSO {
 		loso = d.DevLOSO
+	}
+	if len(seeds) > 0 {
+		var reps []*gatereport.Report
+		for _, sd := range seeds {
+			o := opts
+			o.Seed = sd
+			rep, err := loso(context.Background(), o, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
+			if err == nil {
+				fmt.Fprintf(os.Stdout, "## Seed %d\n\n", sd)
+				err = rep.Markdown(os.Stdout)
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "gatereport:", err)
+				os.Exit(1)
+			}
+			reps = append(reps, rep)
+		}
+		fmt.Fprintf(os.Stdout, "\n## Over seeds %s (dev shares, k=%d)\n\n", *seedList, *k)
+		if err := gatereport.Seeds(os.Stdout, seeds, reps); err != nil {
+			fmt.Fprintln(os.Stderr, "gatereport:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	rep, err := loso(context.Background(), opts, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
 	if err != nil {
