@@ -526,33 +526,30 @@ func cosine(a, b []float32, na, nb float32) float32 {
 }
 
 // analyzeMemories sets e.mems to the analyses of the candidates' texts,
-// taking those the cache has for user from it and adding the others to it.
+// taking those the cache (if any) has for user from it and adding to it
+// those it asks to keep.
 func (e *extractor) analyzeMemories(user string, cands []*admit.Candidate) {
 	n := len(cands)
 	if cap(e.mems) < n {
 		e.mems = make([]*content.Analysis, n)
 	}
 	e.mems = e.mems[:n]
-	if e.cache == nil {
-		e.own = grow(e.own, n)
-		for i, c := range cands {
-			e.z.Analyze(c.Memory.Text, &e.own[i])
-			e.mems[i] = &e.own[i]
+	e.own, e.keep, e.missed = grow(e.own, n), growB(e.keep, n), e.missed[:0]
+	if e.cache != nil {
+		e.texts = e.texts[:0]
+		for _, c := range cands {
+			e.texts = append(e.texts, textKey{user, c.Memory.Text})
 		}
-		return
+		e.cache.lookup(e.texts, e.mems, e.keep)
+	} else {
+		clear(e.mems)
+		clear(e.keep)
 	}
-	e.texts, e.missed = e.texts[:0], e.missed[:0]
-	for _, c := range cands {
-		e.texts = append(e.texts, textKey{user, c.Memory.Text})
-	}
-	e.keep = growB(e.keep, n)
-	e.cache.lookup(e.texts, e.mems, e.keep)
-	e.own = grow(e.own, n)
 	for i, a := range e.mems {
 		if a != nil {
 			continue
 		}
-		e.z.Analyze(e.texts[i].text, &e.own[i])
+		e.z.Analyze(cands[i].Memory.Text, &e.own[i])
 		e.mems[i] = &e.own[i]
 		if e.keep[i] {
 			// A copy of just its size, which the cache shares.

@@ -283,6 +283,14 @@ func BenchmarkGate50(b *testing.B) {
 	benchGate(b, g, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
 }
 
+// BenchmarkGate50NoCache is BenchmarkGate50 on a gate without an analysis
+// cache: what the first sight of a text should cost no more than.
+func BenchmarkGate50NoCache(b *testing.B) {
+	g := New(shipped(b).Model())
+	g.analyses = nil // before its first Judge: no scratch has the cache
+	benchGate(b, g, func() {})
+}
+
 // BenchmarkGate50Cached is BenchmarkGate50 with every candidate's analysis
 // in the gate's cache, as for memories the user's earlier tasks retrieved.
 func BenchmarkGate50Cached(b *testing.B) {
