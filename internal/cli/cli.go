@@ -224,35 +224,25 @@ func changed(cmd *cobra.Command, name string) bool {
 // given, else $MEMGATE_STORE, else the configuration file's, else --db's
 // default.
 func (e *env) location(cmd *cobra.Command) string {
-	switch {
-	case changed(cmd, "store"):
-		return e.store
-	case changed(cmd, "db"):
-		return e.db
-	case e.store != "":
-		return e.store
-	}
-	if f, err := e.configFile(); err == nil && f.Store != "" {
-		return f.Store
-	}
-	return e.db
+	loc, _ := e.locationFrom(cmd)
+	return loc
 }
 
-// storeSource names where location found the store, for messages: the flag,
-// the environment variable or the configuration file.
-func (e *env) storeSource(cmd *cobra.Command) string {
+// locationFrom is location, and where it found it, for messages: the
+// flag, the environment variable or the configuration file.
+func (e *env) locationFrom(cmd *cobra.Command) (loc, from string) {
 	switch {
 	case changed(cmd, "store"):
-		return "--store"
+		return e.store, "--store"
 	case changed(cmd, "db"):
-		return "--db"
+		return e.db, "--db"
 	case e.store != "":
-		return "$" + config.EnvStore
+		return e.store, "$" + config.EnvStore
 	}
 	if f, err := e.configFile(); err == nil && f.Store != "" {
-		return "the configuration file's store"
+		return f.Store, "the configuration file's store"
 	}
-	return "--db"
+	return e.db, "--db"
 }
 
 // shown is the store's location for messages, without a password.
@@ -269,7 +259,8 @@ func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) 
 	if err != nil {
 		return nil, err
 	}
-	c := config.Config{Store: e.location(cmd), Index: e.index, Embedder: e.embedder, Policy: e.policy, Gate: e.gate,
+	store, storeFrom := e.locationFrom(cmd)
+	c := config.Config{Store: store, Index: e.index, Embedder: e.embedder, Policy: e.policy, Gate: e.gate,
 		DurableAudit: file.DurableAudit, IndexWait: file.IndexWait, Reindex: cmd.Name() == "reindex"}
 	indexSource := "--index"
 	if !changed(cmd, "index") && e.index != "" {
@@ -294,7 +285,7 @@ func (e *env) open(ctx context.Context, cmd *cobra.Command, access storeAccess) 
 		c.Access = config.Read
 	}
 	if _, err := config.ParseStore(c.Store); err != nil {
-		return nil, flagError(e.storeSource(cmd), err)
+		return nil, flagError(storeFrom, err)
 	}
 	if _, err := config.NewIndex(c.Index); err != nil {
 		return nil, flagError(indexSource, err)
