@@ -202,6 +202,10 @@ func New(ctx context.Context, rawURL string, dim int) (*Index, error) {
 	return x, nil
 }
 
+// errKeyInURL refuses a url with a user or key before its host, without
+// quoting it: what precedes the '@' is likely a key.
+var errKeyInURL = fmt.Errorf("weaviate index: the url holds a user or key before its host: give an API key in %s, not in the url", EnvAPIKey)
+
 // apiKey returns the API key in EnvAPIKey, without the spaces or line end
 // a file or a shell may have added; "" for none.
 func apiKey() (string, error) {
@@ -266,7 +270,7 @@ func parseURL(rawURL string) (options, error) {
 	// the url is not quoted then: what precedes the '@' is likely a key.
 	_, rest, _ := strings.Cut(rawURL, "://")
 	if authority, _, _ := strings.Cut(strings.SplitN(strings.SplitN(rest, "?", 2)[0], "#", 2)[0], "/"); strings.Contains(authority, "@") {
-		return options{}, fmt.Errorf("weaviate index: the url holds a user or key before its host: give an API key in %s, not in the url", EnvAPIKey)
+		return options{}, errKeyInURL
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -276,7 +280,7 @@ func parseURL(rawURL string) (options, error) {
 		return options{}, fmt.Errorf("weaviate index: url: %w", err)
 	}
 	if u.User != nil {
-		return options{}, fmt.Errorf("weaviate index: the url holds a user or key before its host: give an API key in %s, not in the url", EnvAPIKey)
+		return options{}, errKeyInURL
 	}
 	scheme := u.Scheme
 	switch scheme {

@@ -28,6 +28,13 @@ func loopback(a net.Addr) bool {
 	return ok && ta.IP.IsLoopback()
 }
 
+// httpServer is an HTTP server for h with serve's timeouts, which bound
+// how long a slow or idle client holds a connection.
+func httpServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+}
+
 // keyStore is the engine's store as a key store.
 func keyStore(eng *memgate.Engine) (auth.Store, error) {
 	ks, ok := eng.Store().(auth.Store)
@@ -103,8 +110,7 @@ func (e *env) serveCmd() *cobra.Command {
 					return err
 				}
 				srv := server.New(eng, keys, o)
-				hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second,
-					ReadTimeout: time.Minute, WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+				hs := httpServer(srv)
 				done := make(chan error, 2)
 				var ms *http.Server // the metrics' own listener, with --metrics-addr
 				if metricsAddr != "" {
@@ -115,8 +121,7 @@ func (e *env) serveCmd() *cobra.Command {
 					}
 					mux := http.NewServeMux()
 					mux.Handle("GET /metrics", srv.MetricsHandler())
-					ms = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
-						WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+					ms = httpServer(mux)
 					fmt.Fprintf(e.err, "memgate: metrics on http://%s/metrics\n", mln.Addr())
 					go func() { done <- ms.Serve(mln) }()
 				} else if !loopback(ln.Addr()) {
