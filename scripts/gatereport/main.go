@@ -26,6 +26,12 @@ import (
 	"github.com/memgate/memgate/internal/gatereport"
 )
 
+// fail reports err and exits with status 1.
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "gatereport:", err)
+	os.Exit(1)
+}
+
 // parseSeeds reads -seeds: comma-separated positive integers.
 func parseSeeds(list string) ([]uint64, error) {
 	if strings.TrimSpace(list) == "" {
@@ -73,20 +79,17 @@ func main() {
 	}
 	d, err := gatereport.Load(*data)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gatereport:", err)
-		os.Exit(1)
+		fail(err)
 	}
 	if *head {
 		if err := devHead(context.Background(), d, opts, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "gatereport:", err)
-			os.Exit(1)
+			fail(err)
 		}
 		return
 	}
 	if *dump {
 		if err := devDump(d, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "gatereport:", err)
-			os.Exit(1)
+			fail(err)
 		}
 		return
 	}
@@ -96,8 +99,7 @@ func main() {
 	}
 	if *dev > 0 {
 		if err := devReasons(context.Background(), d, opts, *dev, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "gatereport:", err)
-			os.Exit(1)
+			fail(err)
 		}
 		return
 	}
@@ -109,8 +111,7 @@ func main() {
 			}
 		}
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "gatereport:", err)
-			os.Exit(1)
+			fail(err)
 		}
 		h := m.Header
 		fmt.Printf("wrote %s: %d training and %d dev samples, best epoch %d, dev loss %.4f, %d bucket thresholds, data %s\n",
@@ -132,26 +133,22 @@ func main() {
 				err = rep.Markdown(os.Stdout)
 			}
 			if err != nil {
-				fmt.Fprintln(os.Stderr, "gatereport:", err)
-				os.Exit(1)
+				fail(err)
 			}
 			reps = append(reps, rep)
 		}
 		fmt.Fprintf(os.Stdout, "\n## Over seeds %s (dev shares, k=%d)\n\n", *seedList, *k)
 		if err := gatereport.Seeds(os.Stdout, seeds, reps); err != nil {
-			fmt.Fprintln(os.Stderr, "gatereport:", err)
-			os.Exit(1)
+			fail(err)
 		}
 		return
 	}
 	rep, err := loso(context.Background(), opts, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gatereport:", err)
-		os.Exit(1)
+		fail(err)
 	}
 	if err := rep.Markdown(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "gatereport:", err)
-		os.Exit(1)
+		fail(err)
 	}
 	fmt.Fprintf(os.Stdout, "\nk=%d, seed %d; %s.\n", rep.K, *seed, rep.Elapsed.Round(time.Second))
 	if *hidden != 0 || *members != 0 || *l2 != 0 || *dropout != 0 {
