@@ -1,6 +1,7 @@
 package content
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -280,4 +281,81 @@ func TestAddressedNeedsTheSameSentence(t *testing.T) {
 			t.Errorf("%q: addressed_to_agent %v, want %v", text, a.Cues[AddressedToAgent], want)
 		}
 	}
+}
+
+// pairTexts returns n texts of 9 to 22 words drawn from a vocabulary of 80,
+// like the memories an admission compares pairwise.
+func pairTexts(n int) []*Analysis {
+	words := strings.Fields(`project deadline invoice client meeting doctor appointment family dinner
+		budget report deploy service database migration review contract insurance claim school
+		holiday flight hotel password account bank transfer salary tax refund recipe allergy
+		medication birthday gift garden car repair lawyer landlord rent lease quarterly sprint
+		release bug customer support ticket roadmap design hiring interview onboarding laptop
+		backup server outage incident postmortem vendor payment supplier shipment warehouse
+		prefers always never morning evening weekly monthly urgent confidential shared private`)
+	r := rand.New(rand.NewPCG(1, 2))
+	as := make([]*Analysis, n)
+	for i := range as {
+		var b strings.Builder
+		b.WriteString("Alex")
+		for range 8 + r.IntN(14) {
+			b.WriteByte(' ')
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		as[i] = analyze(b.String())
+	}
+	return as
+}
+
+// sharedByMap is shared the slow, obvious way.
+func sharedByMap(a, b *Analysis) int {
+	in := map[uint64]bool{}
+	for _, w := range a.Words {
+		in[w] = true
+	}
+	n := 0
+	for _, w := range b.Words {
+		if in[w] {
+			n++
+		}
+	}
+	return n
+}
+
+func TestSharedCountsCommonWords(t *testing.T) {
+	as := append(pairTexts(40), analyze(""), analyze("Alex"), analyze("the and of"))
+	for _, a := range as {
+		for _, b := range as {
+			if got, want := shared(a, b), sharedByMap(a, b); got != want {
+				t.Fatalf("shared(%v, %v) = %d, want %d", a.Words, b.Words, got, want)
+			}
+		}
+	}
+	// Hashes at the ends of the range, where a merge's comparisons turn.
+	edge := []*Analysis{
+		{Words: []uint64{0}}, {Words: []uint64{^uint64(0)}}, {Words: []uint64{0, ^uint64(0)}},
+		{Words: []uint64{0, 1, 2, ^uint64(0) - 1, ^uint64(0)}}, {Words: []uint64{1, 3}},
+	}
+	for _, a := range edge {
+		for _, b := range edge {
+			if got, want := shared(a, b), sharedByMap(a, b); got != want {
+				t.Fatalf("shared(%v, %v) = %d, want %d", a.Words, b.Words, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkSubject50 compares every pair of 50 memories' words, as the gate
+// does for the candidates of one admission.
+func BenchmarkSubject50(b *testing.B) {
+	as := pairTexts(50)
+	var sink float32
+	for b.Loop() {
+		for i := range as {
+			for j := i + 1; j < len(as); j++ {
+				sink += Subject(as[i], as[j])
+			}
+		}
+	}
+	_ = sink
 }
