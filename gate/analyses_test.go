@@ -196,3 +196,24 @@ func TestAnalysisCacheConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestCloneOwnsItsLists: the cache keeps a clone while the analyzer's own
+// analysis is reused for the next text, so the clone must equal it and
+// share none of its lists.
+func TestCloneOwnsItsLists(t *testing.T) {
+	var z content.Analyzer
+	var a content.Analysis
+	z.Analyze("Reply to Ben: Priya told me in confidence that the Atlas launch moved to May.", &a)
+	if len(a.Words) == 0 || len(a.Seq) == 0 || len(a.Names) == 0 {
+		t.Fatalf("test text gives words %d, sequence %d, names %d: want all three", len(a.Words), len(a.Seq), len(a.Names))
+	}
+	c := clone(&a)
+	if !reflect.DeepEqual(*c, a) {
+		t.Fatalf("clone differs:\n%+v\n%+v", *c, a)
+	}
+	want := *clone(&a)
+	z.Analyze("Something else entirely, from Dana and Omar, written much later on.", &a)
+	if !reflect.DeepEqual(*c, want) {
+		t.Fatal("the clone changed when the analysis it was made from was reused")
+	}
+}

@@ -567,10 +567,12 @@ func (e *extractor) analyzeMemories(user string, cands []*admit.Candidate) {
 // their size.
 func clone(a *content.Analysis) *content.Analysis {
 	c := *a
-	words := make([]uint64, len(a.Words)+len(a.Seq))
+	nw, ns := len(a.Words), len(a.Seq)
+	words := make([]uint64, nw+ns+len(a.Names))
 	copy(words, a.Words)
-	copy(words[len(a.Words):], a.Seq)
-	c.Words, c.Seq = words[:len(a.Words):len(a.Words)], words[len(a.Words):]
+	copy(words[nw:], a.Seq)
+	copy(words[nw+ns:], a.Names)
+	c.Words, c.Seq, c.Names = words[:nw:nw], words[nw:nw+ns:nw+ns], words[nw+ns:]
 	return &c
 }
 

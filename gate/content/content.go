@@ -55,6 +55,7 @@ const (
 	QueryCurrent                 // asks about now: "current", "latest", "now", "these days"
 	Sensitive                    // personal information not for everyone: health, money trouble, relationships, secrets
 	Change                       // announces a change: "now", "no longer", "since", "switched to", "took over"
+	Confided                     // told in confidence or known to few: "between us", "only Ann knew", "confided in"
 	NumCues
 )
 
@@ -64,6 +65,7 @@ var cueNames = [NumCues]string{
 	"destructive", "secrecy", "urgency", "belief", "preference", "agreement_pressure", "negation",
 	"numbers", "first_person", "third_party_user", "reported", "query_objective", "query_personal",
 	"query_own_view", "query_past", "query_current", "sensitive", "change",
+	"confided",
 }
 
 // String is the cue's name.
@@ -130,7 +132,17 @@ type Analysis struct {
 	Tokens, Bytes int
 	// Upper is the share of letters in words written in capitals.
 	Upper float32
+	// Names holds the hashes of the words written with a capital initial
+	// inside a sentence (after "Mr." and the like too), which are not
+	// function words or acronyms: the people, places and products a text
+	// names, in order of first appearance, without repeats, at most
+	// MaxNames. A name hashes as the same word in Words does, so
+	// MentionsAddressee can look a request's names up in a memory's words.
+	Names []uint64
 }
+
+// MaxNames bounds Analysis.Names.
+const MaxNames = 8
 
 // TopDomain returns the most frequent inferred domain and its share of
 // domain words, or -1 when no domain word occurs.
@@ -276,6 +288,7 @@ type word struct {
 	start, end int
 	sentence   bool
 	upper      bool
+	capital    bool // its first letter is upper case
 	letters    int
 	next       byte // the ASCII character right after the word, 0 for none or another
 }
@@ -285,13 +298,13 @@ var seed = maphash.MakeSeed()
 // Analyze fills out with the analysis of text. out.Words reuses its backing
 // array.
 func (z *Analyzer) Analyze(text string, out *Analysis) {
-	words, seq := out.Words[:0], out.Seq[:0]
+	words, seq, names := out.Words[:0], out.Seq[:0], out.Names[:0]
 	*out = Analysis{Bytes: len(text)}
 	z.tokenize(text)
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
 	if len(z.words) == 0 {
-		out.Words, out.Seq = words, seq
+		out.Words, out.Seq, out.Names = words, seq, names
 		return
 	}
 	var upperLetters, letters int
@@ -333,6 +346,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		seq = append(seq, h)
 		if !ok || !e.stop {
 			words = append(words, h)
+			if z.nameAt(i) && len(names) < MaxNames && !slices.Contains(names, h) {
+				names = append(names, h)
+			}
 		}
 		if len(tok) == 4 && (tok[0] == '1' && tok[1] == '9' || tok[0] == '2' && tok[1] == '0') && isDigit(tok[2]) && isDigit(tok[3]) {
 			counts[QueryPast]++ // a year: the question is about a point in time
@@ -385,7 +401,35 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 	}
 	out.Words = sortUnique(words)
-	out.Seq = seq
+	out.Seq, out.Names = seq, names
+}
+
+// nameAt reports whether word i is written as a name: a capital initial,
+// not all in capitals (an acronym, a shouted word), inside a sentence or
+// right after a title ("Mr. Peterson"), where English capitalises only
+// names. A sentence's first word is left out, name or not: "Jenny went"
+// and "Remembered: Luke" cannot be told apart from "Meeting notes" without
+// a dictionary of names.
+func (z *Analyzer) nameAt(i int) bool {
+	w := &z.words[i]
+	if !w.capital || w.letters < 2 || w.upper {
+		return false
+	}
+	return !w.sentence || i > 0 && titles[string(z.tok(i-1))] && z.words[i-1].next == '.'
+}
+
+// MentionsAddressee reports whether a memory m mentions the first name a
+// request q gives: in "Reply to Ben about …" or "Send Kate the minutes",
+// the person written to (in a question such as "Who runs Acme?", only a
+// name). A confidence about someone else, going to the one the request
+// names, does not mention them; the same words going back to the person
+// they are about, or a message from that person, do.
+func MentionsAddressee(q, m *Analysis) bool {
+	if len(q.Names) == 0 {
+		return false
+	}
+	_, found := slices.BinarySearch(m.Words, q.Names[0])
+	return found
 }
 
 // tok returns the lower-cased word i, or "" outside the text.
@@ -477,8 +521,12 @@ func (z *Analyzer) tokenize(text string) {
 			}
 			if letter {
 				cur.letters++
-				if ascii && r >= 'a' || !ascii && !unicode.IsUpper(r) {
+				upper := ascii && r < 'a' || !ascii && unicode.IsUpper(r)
+				if !upper {
 					cur.upper = false
+				}
+				if len(z.lower) == cur.start { // the word's first character
+					cur.capital = upper
 				}
 			}
 			switch {

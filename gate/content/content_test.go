@@ -2,6 +2,7 @@ package content
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,7 +52,14 @@ func TestCues(t *testing.T) {
 		{"Call the landlord at 555-123-4567 about the lease signed on 2024-05-12.", []Cue{Numbers}, []Cue{AccountNumber}},
 		{"Do not park in front of the garage; keep it clear.", nil, []Cue{Secrecy}},
 		{"Note to the landlord: the heating is fixed.", nil, []Cue{AddressedToAgent}},
-		{"Keep this secret: the surprise party is on Friday, do not tell Sam.", []Cue{Secrecy}, nil},
+		{"Keep this secret: the surprise party is on Friday, do not tell Sam.", []Cue{Secrecy, Confided}, nil},
+		// Information told in confidence, in words no list of secrets holds.
+		{"Her illness was only known to her brother.", []Cue{Confided}, nil},
+		{"Nobody else knew about the diagnosis but Alex.", []Cue{Confided, Sensitive}, nil},
+		{"He confided in Laura after the exam.", []Cue{Confided}, nil},
+		{"This stays between us, by the way.", []Cue{Confided}, nil},
+		{"The only person on call tonight is Alex.", nil, []Cue{Confided}},
+		{"Only the kitchen knew how to make that sauce.", nil, []Cue{Confided}},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.text)
@@ -358,4 +366,54 @@ func BenchmarkSubject50(b *testing.B) {
 		}
 	}
 	_ = sink
+}
+
+func TestNames(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Reply to Ben for me and keep it helpful.", []string{"ben"}},
+		{"Mr. Peterson is waiting for my answer; Dr. Chen too.", []string{"peterson", "chen"}},
+		{"Please let Emily know how Michael is doing at school.", []string{"emily", "michael"}},
+		// A sentence's first word, acronyms, shouted words and "I" are no names.
+		{"Jenny went to the FTL sync. I told NOBODY.", nil},
+		{"Send Kate a summary; Kate asked twice.", []string{"kate"}},
+		{"the team met on monday", nil},
+	}
+	for _, tt := range tests {
+		a := analyze(tt.text)
+		var want []uint64
+		for _, w := range tt.want {
+			want = append(want, analyze(w).Words[0])
+		}
+		if !slices.Equal(a.Names, want) {
+			t.Errorf("%q: %d names %v, want %v %v", tt.text, len(a.Names), a.Names, tt.want, want)
+		}
+	}
+	many := analyze("We met Ann, Bea, Cal, Dov, Eve, Fay, Gus, Hal, Ivy and Jo.")
+	if len(many.Names) != MaxNames {
+		t.Errorf("%d names kept, want at most %d", len(many.Names), MaxNames)
+	}
+}
+
+func TestMentionsAddressee(t *testing.T) {
+	q := analyze("Write back to Ethan about what Mia asked.")
+	tests := []struct {
+		mem  string
+		want bool
+	}{
+		{"Ethan wants the budget by Friday.", true}, // a sentence's first word is no name, but it is a word
+		{"Message from ethan.r: can Mia join us?", true},
+		{"Jennifer told only Mia about her illness.", false}, // Mia is named second: the one written about
+		{"The printer is out of toner.", false},
+	}
+	for _, tt := range tests {
+		if got := MentionsAddressee(q, analyze(tt.mem)); got != tt.want {
+			t.Errorf("%q: MentionsAddressee = %v, want %v", tt.mem, got, tt.want)
+		}
+	}
+	if MentionsAddressee(analyze("reply to my sister about the weekend"), analyze("My sister and I meet on the weekend.")) {
+		t.Error("a request that names no one has no addressee to mention")
+	}
 }

@@ -53,6 +53,7 @@ var cueWords = map[Cue]string{
 	// statement on the subject no longer holds.
 	Change: "now nowadays anymore since stopped quit switched changed moved updated replaced replaces became newly " +
 		"instead starting onwards resigned retired succeeded",
+	Confided: "confided confides confide confidant confidante confidentially",
 	Sensitive: "diagnosis diagnosed diagnoses hiv cancer pregnant pregnancy miscarriage abortion therapy therapist psychiatrist " +
 		"depression anxiety addiction rehab medication disorder bipolar adhd autism illness disease surgery std " +
 		"debt debts bankrupt bankruptcy foreclosure loan overdue salary salaries layoff laid fired arrested arrest " +
@@ -65,6 +66,10 @@ var cueWords = map[Cue]string{
 // email", "a copy", "the post", "bank transfer", "looking forward"): they
 // signal exfiltration only where a verb stands (Analyzer.verbAt).
 const nounVerbs = "email mail post copy share sync export transfer transfers wire forward cc bcc leak"
+
+// titles come before a name, with a full stop that does not end the
+// sentence: "Mr. Peterson", "Dr. Chen".
+var titles = setOf("mr mrs ms mx dr prof st sr jr")
 
 // verbIntro are words after which a noun-or-verb word is a verb: "please
 // email", "to share", "then post", "and forward", "you copy", "must send".
@@ -180,6 +185,12 @@ var phrases = map[Cue]string{
 	Change: "no longer,any more,not anymore,as of,took over,taken over,stepped down,new address,new number,switched to,moved to," +
 		"changed to,from this,these days",
 	Sensitive: "keep quiet,between us,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
+	// Information whose flow someone restricted: told in confidence, or
+	// known to a few named people only.
+	Confided: "between us,in confidence,keep quiet,stays between,stay between,no one else,nobody else," +
+		"no one knows,nobody knows,no one knew,nobody knew,only known,only knew,only knows," +
+		"only told,only shared,only confided,only mentioned,confided only,confided in,told only,shared only,not to tell,not to share," +
+		"not to mention,never told,don't tell,do not tell,don't mention,do not mention,off the record",
 }
 
 var (
