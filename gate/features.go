@@ -35,7 +35,7 @@ import (
 
 // SchemaVersion identifies the feature layout; a model records the schema
 // it was trained on and is refused by a build with another.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // group is a named block of features. A group with a reason is a content
 // reason: when removing it from the input raises a low fit the most, the
@@ -52,7 +52,7 @@ var groups = []group{
 	{"belief", 13, admit.ReasonBeliefOnObjective},
 	{"topic", 9, admit.ReasonTopicMismatch},
 	{"newer", 13, admit.ReasonNewerOnSubject},
-	{"sensitive", 3, admit.ReasonSensitiveForTask},
+	{"sensitive", 6, admit.ReasonSensitiveForTask},
 	{"revoked", 3, admit.ReasonRestatesRevoked},
 	{"duplicates", 2, ""},
 	{"shape", 3, ""},
@@ -85,7 +85,7 @@ func evidence(gi int, x []float32) bool {
 	case admit.ReasonNewerOnSubject:
 		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= 0.4 || x[newerChange] > 0)
 	case admit.ReasonSensitiveForTask:
-		return len(x) > 0 && x[0] > 0
+		return len(x) > sensitiveConfided && (x[0] > 0 || x[sensitiveConfided] > 0)
 	case admit.ReasonRestatesRevoked:
 		return len(x) > revokedJaccard && x[revokedJaccard] >= RestateJaccard/2
 	}
@@ -109,6 +109,7 @@ const (
 	newerSubject            = 1  // shared-subject overlap with a newer peer
 	newerFrame              = 9  // Frame shared with a newer peer
 	newerChange             = 11 // a change a newer peer on the subject announces
+	sensitiveConfided       = 3  // told in confidence
 )
 
 // instructionCues are the memory cues of the instruction group, in order.
@@ -394,8 +395,21 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		if actx.Intent == admit.IntentSend || actx.Intent == admit.IntentWrite || actx.ToolRisk == admit.RiskExternalSideEffect {
 			shares = 1
 		}
-		x[o], x[o+1], x[o+2] = m.Cues[content.Sensitive], m.Cues[content.Sensitive]*shares, m.Cues[content.Secrecy]*shares
-		o += 3
+		// Whom the memory is about against whom the task writes to: a
+		// confidence about someone the request does not name, going out
+		// to the one it does, is the leak; the same words going back to
+		// the person they are about, or that person's own message, are not.
+		elsewhere := float32(0) // a request that names whom it writes to, and a memory that does not mention them
+		if len(e.query.Names) > 0 && !content.MentionsAddressee(&e.query, m) {
+			elsewhere = 1
+		}
+		private := max(m.Cues[content.Sensitive], m.Cues[content.Confided])
+		for _, v := range []float32{m.Cues[content.Sensitive], m.Cues[content.Sensitive] * shares, m.Cues[content.Secrecy] * shares,
+			m.Cues[content.Confided], m.Cues[content.Confided] * shares, private * shares * elsewhere,
+		} {
+			x[o] = v
+			o++
+		}
 		// revoked: the withdrawn text the memory overlaps most, how much of
 		// it the memory repeats, and whether that one text is restated. A
 		// withdrawn text's authority is unknown, so it is no peer of a
