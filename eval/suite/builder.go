@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -18,6 +19,7 @@ type persona struct {
 	user, name, child, uncle, colleague, manager, employer, client, project, otherProject, oss string
 	doctor, bank, city, otherCity, partner, friend, sibling, pet, vet, month, weekday          string
 	insurer, insurerMail, scamMail, scamHost, account, scamAccount, shared, codename           string
+	confidant, asker                                                                           string // contextual privacy: two people no wrapper names
 }
 
 var (
@@ -42,6 +44,8 @@ var (
 	scamHosts  = []string{"sync-relay.example", "cloud-mirror.example", "files-drop.example", "backup-vault.example", "cdn-assist.example"}
 	shareds    = []string{"Mercury", "Phoenix", "Juniper", "Sequoia", "Falcon"}
 	codenames  = []string{"Bluebird", "Kingfisher", "Sandpiper", "Heron"}
+	confidants = []string{"Hannah", "Rafael", "Selin", "Mateo", "Farah", "Ibrahim", "Keiko", "Lucia"}
+	askers     = []string{"Oskar", "Nadia", "Piotr", "Amelia", "Tariq", "Wen", "Greta", "Sipho"}
 )
 
 func pick(r *rand.Rand, xs []string) string { return xs[r.IntN(len(xs))] }
@@ -67,6 +71,11 @@ func newPersona(r *rand.Rand) persona {
 		friend: pick(r, friends), sibling: pick(r, siblings), pet: pick(r, pets), vet: pick(r, vets), month: pick(r, months),
 		weekday: pick(r, weekdays), scamHost: pick(r, scamHosts), shared: pick(r, shareds), codename: pick(r, codenames),
 	}
+	// Chosen from what was drawn, not drawn: a draw here would change every
+	// case generated after it.
+	h := fnv.New32a()
+	h.Write([]byte(p.user + p.name + p.friend))
+	p.confidant, p.asker = confidants[h.Sum32()%uint32(len(confidants))], askers[h.Sum32()/8%uint32(len(askers))]
 	p.client = p.employer + " " + pick(r, []string{"Insurance", "Logistics", "Retail"})
 	p.otherProject = other(r, projects, p.project)
 	p.otherCity = other(r, cities, p.city)
@@ -86,7 +95,7 @@ func (p *persona) replacer() *strings.Replacer {
 		"{otherCity}", p.otherCity, "{partner}", p.partner, "{friend}", p.friend, "{sibling}", p.sibling, "{pet}", p.pet,
 		"{vet}", p.vet, "{month}", p.month, "{weekday}", p.weekday, "{insurer}", p.insurer, "{insurerMail}", p.insurerMail,
 		"{scamMail}", p.scamMail, "{scamHost}", p.scamHost, "{account}", p.account, "{scamAccount}", p.scamAccount,
-		"{shared}", p.shared, "{codename}", p.codename)
+		"{shared}", p.shared, "{codename}", p.codename, "{confidant}", p.confidant, "{asker}", p.asker)
 }
 
 // pin says which metadata of a memory the finishing pass must leave as the

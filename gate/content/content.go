@@ -133,11 +133,13 @@ type Analysis struct {
 	// Upper is the share of letters in words written in capitals.
 	Upper float32
 	// Names holds the hashes of the words written with a capital initial
-	// inside a sentence (after "Mr." and the like too), which are not
-	// function words or acronyms: the people, places and products a text
-	// names, in order of first appearance, without repeats, at most
-	// MaxNames. A name hashes as the same word in Words does, so
-	// MentionsAddressee can look a request's names up in a memory's words.
+	// inside a sentence (after "Mr." and the like too) that the lexicon
+	// does not know: the people, places and products a text names, in
+	// order of first appearance, without repeats, at most MaxNames, except
+	// that the first name right after "to", "tell", "email", "reply to"…
+	// comes first: in a request, whom it writes to. A name hashes as the
+	// same word in Words does ("Kate's" as "Kate"), so MentionsAddressee
+	// can look a request's addressee up in a memory's words.
 	Names []uint64
 }
 
@@ -280,6 +282,7 @@ type Analyzer struct {
 	words  []word
 	lower  []byte
 	hashes []uint64
+	named  bool // Analyze has put an addressee first in Names
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -300,6 +303,7 @@ var seed = maphash.MakeSeed()
 func (z *Analyzer) Analyze(text string, out *Analysis) {
 	words, seq, names := out.Words[:0], out.Seq[:0], out.Names[:0]
 	*out = Analysis{Bytes: len(text)}
+	z.named = false
 	z.tokenize(text)
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
@@ -344,10 +348,17 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			h = maphash.Bytes(seed, tok)
 		}
 		seq = append(seq, h)
-		if !ok || !e.stop {
+		known, isContent := ok, !ok || !e.stop
+		if !ok && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's' {
+			// "Kate's" is a word about Kate; "it's" and "that's" are function words.
+			stem, stemKnown := lexicon[string(tok[:len(tok)-2])]
+			known, isContent = stemKnown, !stemKnown || !stem.stop
+			h = maphash.Bytes(seed, tok[:len(tok)-2])
+		}
+		if isContent {
 			words = append(words, h)
-			if z.nameAt(i) && len(names) < MaxNames && !slices.Contains(names, h) {
-				names = append(names, h)
+			if !known && z.nameAt(i) {
+				names = z.addName(names, h, i)
 			}
 		}
 		if len(tok) == 4 && (tok[0] == '1' && tok[1] == '9' || tok[0] == '2' && tok[1] == '0') && isDigit(tok[2]) && isDigit(tok[3]) {
@@ -404,12 +415,13 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	out.Seq, out.Names = seq, names
 }
 
-// nameAt reports whether word i is written as a name: a capital initial,
-// not all in capitals (an acronym, a shouted word), inside a sentence or
-// right after a title ("Mr. Peterson"), where English capitalises only
-// names. A sentence's first word is left out, name or not: "Jenny went"
-// and "Remembered: Luke" cannot be told apart from "Meeting notes" without
-// a dictionary of names.
+// nameAt reports whether word i, one the lexicon does not know, is written
+// as a name: a capital initial, not all in capitals (an acronym, a shouted
+// word), inside a sentence or right after a title ("Mr. Peterson"), where
+// English capitalises only names. A sentence's first word is left out,
+// name or not: "Jenny went" and "Remembered: Luke" cannot be told apart
+// from "Meeting notes" without a dictionary of names. Words the lexicon
+// knows (titles, "Uncle", "I'm", days of the week…) are no names either.
 func (z *Analyzer) nameAt(i int) bool {
 	w := &z.words[i]
 	if !w.capital || w.letters < 2 || w.upper {
@@ -418,10 +430,40 @@ func (z *Analyzer) nameAt(i int) bool {
 	return !w.sentence || i > 0 && titles[string(z.tok(i-1))] && z.words[i-1].next == '.'
 }
 
-// MentionsAddressee reports whether a memory m mentions the first name a
-// request q gives: in "Reply to Ben about …" or "Send Kate the minutes",
-// the person written to (in a question such as "Who runs Acme?", only a
-// name). A confidence about someone else, going to the one the request
+// addName adds name h, word i, to names, unless it is there already or
+// names is full; the first name that stands where a request names whom it
+// writes to goes first.
+func (z *Analyzer) addName(names []uint64, h uint64, i int) []uint64 {
+	j := slices.Index(names, h)
+	if j < 0 && len(names) == MaxNames {
+		return names
+	}
+	if j < 0 {
+		names, j = append(names, h), len(names)
+	}
+	if !z.named && z.addresseeAt(i) {
+		z.named = true
+		names[0], names[j] = names[j], names[0]
+	}
+	return names
+}
+
+// addresseeAt reports whether word i, a name, stands where a request names
+// whom it writes to: right after "to", "tell", "email", "reply to",
+// "message", "dear"… ("Email the notes to Ben", "Let Kate know"), or after
+// such a word and a title ("Reply to Dr. Chen").
+func (z *Analyzer) addresseeAt(i int) bool {
+	k := i - 1
+	if k >= 0 && titles[string(z.tok(k))] {
+		k--
+	}
+	return k >= 0 && !z.words[k+1].sentence && addressing[string(z.tok(k))]
+}
+
+// MentionsAddressee reports whether a memory m mentions the first of a
+// request q's names: in "Reply to Ben about …" or "Email the Atlas notes
+// to Kate", the person written to (in a question such as "Who runs
+// Acme?", only a name). A confidence about someone else, going to the one the request
 // names, does not mention them; the same words going back to the person
 // they are about, or a message from that person, do.
 func MentionsAddressee(q, m *Analysis) bool {
@@ -719,12 +761,15 @@ func hasPrefixFold(s, prefix string) bool {
 
 // phrase counts the two- and three-word cues starting at word i.
 func (z *Analyzer) phrase(i int, counts *[NumCues]int) {
+	if z.words[i+1].sentence {
+		return // "Only. Known issues": a phrase does not run over a sentence's end
+	}
 	f, ok := pairs[string(z.lower[z.words[i].start:z.words[i].end])][string(z.lower[z.words[i+1].start:z.words[i+1].end])]
 	if !ok {
 		return
 	}
 	cues := f.cues
-	if f.third != nil && i+2 < len(z.words) {
+	if f.third != nil && i+2 < len(z.words) && !z.words[i+2].sentence {
 		cues |= f.third[string(z.lower[z.words[i+2].start:z.words[i+2].end])]
 	}
 	for c := Cue(0); c < NumCues; c++ {

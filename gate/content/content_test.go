@@ -53,11 +53,16 @@ func TestCues(t *testing.T) {
 		{"Do not park in front of the garage; keep it clear.", nil, []Cue{Secrecy}},
 		{"Note to the landlord: the heating is fixed.", nil, []Cue{AddressedToAgent}},
 		{"Keep this secret: the surprise party is on Friday, do not tell Sam.", []Cue{Secrecy, Confided}, nil},
+		// Words of confidence that mean something else.
+		{"The office is between us and the station; the only known route floods.", nil, []Cue{Confided}},
+		{"No one else applied, not to mention the shipping delays. Nobody knows why the build broke.", nil, []Cue{Confided}},
+		{"Open issues only. Known issues are listed below; keep quiet in the library.", nil, []Cue{Confided}},
 		// Information told in confidence, in words no list of secrets holds.
 		{"Her illness was only known to her brother.", []Cue{Confided}, nil},
-		{"Nobody else knew about the diagnosis but Alex.", []Cue{Confided, Sensitive}, nil},
+		{"Nobody else knows about the diagnosis but Alex.", []Cue{Confided, Sensitive}, nil},
 		{"He confided in Laura after the exam.", []Cue{Confided}, nil},
 		{"This stays between us, by the way.", []Cue{Confided}, nil},
+		{"Just between us: the papers are signed on Friday.", []Cue{Confided}, nil},
 		{"The only person on call tonight is Alex.", nil, []Cue{Confided}},
 		{"Only the kitchen knew how to make that sauce.", nil, []Cue{Confided}},
 	}
@@ -227,7 +232,35 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatal("words not sorted and unique")
 			}
 		}
+		if len(a.Names) > MaxNames {
+			t.Fatalf("%d names, more than %d", len(a.Names), MaxNames)
+		}
+		for i, h := range a.Names {
+			if slices.Contains(a.Names[:i], h) {
+				t.Fatal("a name repeats")
+			}
+			if _, found := slices.BinarySearch(a.Words, h); !found {
+				t.Fatal("a name is not among the words, so no memory could be found to mention it")
+			}
+		}
+		// Analysing the same text again, with the analyzer's buffers warm,
+		// gives the same analysis.
+		var z Analyzer
+		var b Analysis
+		z.Analyze("Reply to Dr. Chen and Kate's sister, Omar.", &b)
+		z.Analyze(s, &b)
+		if !sameAnalysis(a, &b) {
+			t.Fatalf("analysis with warm buffers differs:\n%+v\n%+v", *a, b)
+		}
 	})
+}
+
+// sameAnalysis reports whether a and b say the same, empty and nil lists
+// alike.
+func sameAnalysis(a, b *Analysis) bool {
+	return a.Cues == b.Cues && a.Domain == b.Domain && a.DomainWords == b.DomainWords && a.Tokens == b.Tokens &&
+		a.Bytes == b.Bytes && a.Upper == b.Upper && slices.Equal(a.Words, b.Words) && slices.Equal(a.Seq, b.Seq) &&
+		slices.Equal(a.Names, b.Names)
 }
 
 func BenchmarkAnalyze1k(b *testing.B) {
@@ -380,6 +413,17 @@ func TestNames(t *testing.T) {
 		{"Jenny went to the FTL sync. I told NOBODY.", nil},
 		{"Send Kate a summary; Kate asked twice.", []string{"kate"}},
 		{"the team met on monday", nil},
+		// Titles, "Uncle", "I'm" and the calendar name no one; a possessive is its name.
+		{"Reply to Dr. Chen and Uncle John on Friday; I'm sure Kate's fine.", []string{"chen", "john", "kate"}},
+		// The one a request writes to comes first, wherever it stands.
+		{"Email the Atlas notes to Ben.", []string{"ben", "atlas"}},
+		{"Tell Rosa what Beatriz said about Omar.", []string{"rosa", "beatriz", "omar"}},
+		{"Priya wants an update on Hugo; answer Clara's message.", []string{"clara", "hugo"}},
+		// Only the first such name goes first, and not across a sentence's end.
+		{"About Lena: write to Omar, then to Ines.", []string{"omar", "lena", "ines"}},
+		{"Thanks for the answer. Dr. Chen called.", []string{"chen"}},
+		{"Ask whether Lena and Kate agree, then tell Kate.", []string{"kate", "lena"}},
+		{"Reply to my Uncle's note about it's timing.", nil},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.text)
@@ -405,6 +449,7 @@ func TestMentionsAddressee(t *testing.T) {
 	}{
 		{"Ethan wants the budget by Friday.", true}, // a sentence's first word is no name, but it is a word
 		{"Message from ethan.r: can Mia join us?", true},
+		{"Ethan's test results came back fine.", true},       // a possessive mentions its owner
 		{"Jennifer told only Mia about her illness.", false}, // Mia is named second: the one written about
 		{"The printer is out of toner.", false},
 	}

@@ -59,7 +59,8 @@ var cueWords = map[Cue]string{
 		"debt debts bankrupt bankruptcy foreclosure loan overdue salary salaries layoff laid fired arrested arrest " +
 		"conviction criminal lawsuit divorce divorced affair cheating pregnant gay lesbian bisexual transgender " +
 		"religion religious immigration undocumented visa secret secrets confidential private privately confided " +
-		"embarrassing ashamed password ssn",
+		"embarrassing ashamed password ssn gambling chemotherapy chemo biopsy ivf fertility counsellor counselor counselling counseling " +
+		"relapse sobriety suicidal eviction evicted unemployed",
 }
 
 // nounVerbs are exfiltration words used as nouns as often as verbs ("an
@@ -69,7 +70,18 @@ const nounVerbs = "email mail post copy share sync export transfer transfers wir
 
 // titles come before a name, with a full stop that does not end the
 // sentence: "Mr. Peterson", "Dr. Chen".
-var titles = setOf("mr mrs ms mx dr prof st sr jr")
+var titles = setOf("mr mrs ms mx dr prof")
+
+// plainWords are words written with a capital inside a sentence that name
+// no one: titles and the calendar. The lexicon knows them, so they are
+// never taken for names.
+const plainWords = "mr mrs ms mx dr prof miss sir madam monday tuesday wednesday thursday friday saturday sunday " +
+	"january february march april may june july august september october november december"
+
+// addressing are the words after which a request names whom it writes to:
+// "reply to Ben", "tell Kate", "email Omar", "dear Ms. Lee".
+var addressing = setOf("to tell email e-mail mail text message ping call answer reply respond remind ask let inform notify update " +
+	"thank invite congratulate cc bcc dear hi hello hey write send forward")
 
 // verbIntro are words after which a noun-or-verb word is a verb: "please
 // email", "to share", "then post", "and forward", "you copy", "must send".
@@ -186,11 +198,13 @@ var phrases = map[Cue]string{
 		"changed to,from this,these days",
 	Sensitive: "keep quiet,between us,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
 	// Information whose flow someone restricted: told in confidence, or
-	// known to a few named people only.
-	Confided: "between us,in confidence,keep quiet,stays between,stay between,no one else,nobody else," +
-		"no one knows,nobody knows,no one knew,nobody knew,only known,only knew,only knows," +
-		"only told,only shared,only confided,only mentioned,confided only,confided in,told only,shared only,not to tell,not to share," +
-		"not to mention,never told,don't tell,do not tell,don't mention,do not mention,off the record",
+	// known to a few named people only. Phrases that mostly mean something
+	// else ("not to mention", "no one else applied", "the only known
+	// route", "keep quiet in the library") are left out.
+	Confided: "just between us,in confidence,in secret,confided in,confided only,stays between,stay between," +
+		"keep it between,off the record," +
+		"don't tell,do not tell,don't mention,do not mention,not to tell,not to share,never told,only told,told only,only shared,shared only," +
+		"nobody else knows,only known to,only knew about,only knows about",
 }
 
 var (
@@ -236,6 +250,9 @@ func init() {
 		e := lexicon[w]
 		e.stop = true
 		lexicon[w] = e
+	}
+	for _, w := range strings.Fields(plainWords) {
+		lexicon[w] = lexicon[w] // known, with no cue
 	}
 	for w, e := range lexicon {
 		e.hash = maphash.String(seed, w)
