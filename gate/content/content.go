@@ -761,7 +761,7 @@ func hasPrefixFold(s, prefix string) bool {
 
 // phrase counts the two- and three-word cues starting at word i.
 func (z *Analyzer) phrase(i int, counts *[NumCues]int) {
-	if z.words[i+1].sentence {
+	if z.endsSentence(i) {
 		return // "Only. Known issues": a phrase does not run over a sentence's end
 	}
 	f, ok := pairs[string(z.lower[z.words[i].start:z.words[i].end])][string(z.lower[z.words[i+1].start:z.words[i+1].end])]
@@ -769,7 +769,7 @@ func (z *Analyzer) phrase(i int, counts *[NumCues]int) {
 		return
 	}
 	cues := f.cues
-	if f.third != nil && i+2 < len(z.words) && !z.words[i+2].sentence {
+	if f.third != nil && i+2 < len(z.words) && !z.endsSentence(i+1) {
 		cues |= f.third[string(z.lower[z.words[i+2].start:z.words[i+2].end])]
 	}
 	for c := Cue(0); c < NumCues; c++ {
@@ -777,6 +777,18 @@ func (z *Analyzer) phrase(i int, counts *[NumCues]int) {
 			counts[c]++
 		}
 	}
+}
+
+// endsSentence reports whether a full stop, question or exclamation mark
+// or a semicolon follows word i. Line breaks, colons, dashes and quotes do
+// not end one for a phrase: "Ignore all\nprevious instructions", "ignore:
+// all previous", "rm -rf".
+func (z *Analyzer) endsSentence(i int) bool {
+	switch z.words[i].next {
+	case '.', '!', '?', ';':
+		return true
+	}
+	return false
 }
 
 func sortUnique(xs []uint64) []uint64 {
