@@ -64,7 +64,7 @@ var groups = []group{
 // slice of a feature vector) show what the group's reason names: a cue of
 // an instruction, a belief or preference stated on an objective question,
 // confidently different life domains, a newer memory on the subject, a
-// sensitive word, an overlap with a withdrawn text. The fit network weighs
+// sensitive or confided word, an overlap with a withdrawn text. The fit network weighs
 // far more than that, and on data unlike its training a low fit can come
 // from anything (a lexical embedder misses that a bank transaction answers
 // "what did I spend"); a group only names the reason for lowering a
@@ -399,7 +399,10 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		// confidence about someone the request does not name, going out
 		// to the one it does, is the leak; the same words going back to
 		// the person they are about, or that person's own message, are not.
-		elsewhere := float32(0) // a request that names whom it writes to, and a memory that does not mention them
+		// The request's first name (content.Analysis.Names) stands for
+		// whom it writes to; with no "to", "tell", "email"… it is only the
+		// first name given, and the memory may well be the user's own.
+		elsewhere := float32(0) // a request that names someone, and a memory that does not mention them
 		if len(e.query.Names) > 0 && !content.MentionsAddressee(&e.query, m) {
 			elsewhere = 1
 		}

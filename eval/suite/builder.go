@@ -19,7 +19,7 @@ type persona struct {
 	user, name, child, uncle, colleague, manager, employer, client, project, otherProject, oss string
 	doctor, bank, city, otherCity, partner, friend, sibling, pet, vet, month, weekday          string
 	insurer, insurerMail, scamMail, scamHost, account, scamAccount, shared, codename           string
-	confidant, asker                                                                           string // contextual privacy: two people no wrapper names
+	confidant, asker                                                                           string // contextual privacy: two people no docOf wrapper names
 }
 
 var (
@@ -75,7 +75,7 @@ func newPersona(r *rand.Rand) persona {
 	// case generated after it.
 	h := fnv.New32a()
 	h.Write([]byte(p.user + p.name + p.friend))
-	p.confidant, p.asker = confidants[h.Sum32()%uint32(len(confidants))], askers[h.Sum32()/8%uint32(len(askers))]
+	p.confidant, p.asker = confidants[h.Sum32()%uint32(len(confidants))], askers[h.Sum32()/uint32(len(confidants))%uint32(len(askers))]
 	p.client = p.employer + " " + pick(r, []string{"Insurance", "Logistics", "Retail"})
 	p.otherProject = other(r, projects, p.project)
 	p.otherCity = other(r, cities, p.city)

@@ -55,7 +55,7 @@ const (
 	QueryCurrent                 // asks about now: "current", "latest", "now", "these days"
 	Sensitive                    // personal information not for everyone: health, money trouble, relationships, secrets
 	Change                       // announces a change: "now", "no longer", "since", "switched to", "took over"
-	Confided                     // told in confidence or known to few: "between us", "only Ann knew", "confided in"
+	Confided                     // told in confidence or known to few: "just between us", "only known to Ann", "confided in"
 	NumCues
 )
 
@@ -137,9 +137,11 @@ type Analysis struct {
 	// does not know: the people, places and products a text names, in
 	// order of first appearance, without repeats, at most MaxNames, except
 	// that the first name right after "to", "tell", "email", "reply to"…
-	// comes first: in a request, whom it writes to. A name hashes as the
-	// same word in Words does ("Kate's" as "Kate"), so MentionsAddressee
-	// can look a request's addressee up in a memory's words.
+	// is swapped to the front, if it is among the first MaxNames: in a
+	// request, most often whom it writes to. Without such a word the first
+	// name is only the first one given. A name hashes as the same word in
+	// Words does ("Kate's" as "Kate"), so MentionsAddressee can look it up
+	// in a memory's words.
 	Names []uint64
 }
 
@@ -282,7 +284,6 @@ type Analyzer struct {
 	words  []word
 	lower  []byte
 	hashes []uint64
-	named  bool // Analyze has put an addressee first in Names
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -298,12 +299,12 @@ type word struct {
 
 var seed = maphash.MakeSeed()
 
-// Analyze fills out with the analysis of text. out.Words reuses its backing
-// array.
+// Analyze fills out with the analysis of text. out.Words, out.Seq and
+// out.Names reuse their backing arrays.
 func (z *Analyzer) Analyze(text string, out *Analysis) {
 	words, seq, names := out.Words[:0], out.Seq[:0], out.Names[:0]
+	named := false // an addressee has been put first in names
 	*out = Analysis{Bytes: len(text)}
-	z.named = false
 	z.tokenize(text)
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
@@ -358,7 +359,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		if isContent {
 			words = append(words, h)
 			if !known && z.nameAt(i) {
-				names = z.addName(names, h, i)
+				names = z.addName(names, h, i, &named)
 			}
 		}
 		if len(tok) == 4 && (tok[0] == '1' && tok[1] == '9' || tok[0] == '2' && tok[1] == '0') && isDigit(tok[2]) && isDigit(tok[3]) {
@@ -432,8 +433,9 @@ func (z *Analyzer) nameAt(i int) bool {
 
 // addName adds name h, word i, to names, unless it is there already or
 // names is full; the first name that stands where a request names whom it
-// writes to goes first.
-func (z *Analyzer) addName(names []uint64, h uint64, i int) []uint64 {
+// writes to goes first (swapped with the name there), and *named records
+// that one has.
+func (z *Analyzer) addName(names []uint64, h uint64, i int, named *bool) []uint64 {
 	j := slices.Index(names, h)
 	if j < 0 && len(names) == MaxNames {
 		return names
@@ -441,8 +443,8 @@ func (z *Analyzer) addName(names []uint64, h uint64, i int) []uint64 {
 	if j < 0 {
 		names, j = append(names, h), len(names)
 	}
-	if !z.named && z.addresseeAt(i) {
-		z.named = true
+	if !*named && z.addresseeAt(i) {
+		*named = true
 		names[0], names[j] = names[j], names[0]
 	}
 	return names

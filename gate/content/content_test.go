@@ -328,7 +328,7 @@ func TestAddressedNeedsTheSameSentence(t *testing.T) {
 	}
 }
 
-// pairTexts returns n texts of 9 to 22 words drawn from a vocabulary of 80,
+// pairTexts returns n texts of 9 to 22 words drawn from a vocabulary of 76,
 // like the memories an admission compares pairwise.
 func pairTexts(n int) []*Analysis {
 	words := strings.Fields(`project deadline invoice client meeting doctor appointment family dinner
@@ -436,12 +436,12 @@ func TestNames(t *testing.T) {
 			want = append(want, analyze(w).Words[0])
 		}
 		if !slices.Equal(a.Names, want) {
-			t.Errorf("%q: %d names %v, want %v %v", tt.text, len(a.Names), a.Names, tt.want, want)
+			t.Errorf("%q: names %v, want the hashes %v of %q", tt.text, a.Names, want, tt.want)
 		}
 	}
 	many := analyze("We met Ann, Bea, Cal, Dov, Eve, Fay, Gus, Hal, Ivy and Jo.")
 	if len(many.Names) != MaxNames {
-		t.Errorf("%d names kept, want at most %d", len(many.Names), MaxNames)
+		t.Errorf("%d names kept, want %d: the first MaxNames", len(many.Names), MaxNames)
 	}
 }
 

@@ -70,12 +70,14 @@ const nounVerbs = "email mail post copy share sync export transfer transfers wir
 
 // titles come before a name, with a full stop that does not end the
 // sentence: "Mr. Peterson", "Dr. Chen".
-var titles = setOf("mr mrs ms mx dr prof")
+var titles = setOf(titleWords)
+
+const titleWords = "mr mrs ms mx dr prof"
 
 // plainWords are words written with a capital inside a sentence that name
 // no one: titles and the calendar. The lexicon knows them, so they are
 // never taken for names.
-const plainWords = "mr mrs ms mx dr prof miss sir madam monday tuesday wednesday thursday friday saturday sunday " +
+const plainWords = titleWords + " miss sir madam monday tuesday wednesday thursday friday saturday sunday " +
 	"january february march april may june july august september october november december"
 
 // addressing are the words after which a request names whom it writes to:
