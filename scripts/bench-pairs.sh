@@ -7,9 +7,11 @@
 # working tree, uncommitted changes included), then runs BENCH (a -bench
 # pattern) with each in turn, N times (default 8), so that both builds see
 # the same minutes of the host's load. It prints every run, prefixed with
-# the build's name, then the median of ns/op and of each timing or rate
-# metric (p50-µs, p99-µs, …/s) per benchmark and build. --same FILE builds BASE
-# with NEW's version of FILE (a benchmark the change added, say).
+# the build's name, then the median of ns/op, of each timing or rate
+# metric (p50-µs, p99-µs, …/s), of B/op and of allocs/op per benchmark and
+# build. --same FILE builds BASE with NEW's version of FILE (a benchmark the
+# change added, say). A --benchtime or --cpu go test would refuse is refused
+# before anything is built.
 #
 #   scripts/bench-pairs.sh HEAD~3 . . 'Admit20k(Varied)?$'
 #   scripts/bench-pairs.sh --cpu 1 --benchtime 3s main . ./gate '^BenchmarkGate50$'
@@ -25,12 +27,16 @@ benchtime=2000x
 cpu=
 same=()
 while [[ $# -gt 0 ]]; do
+	if [[ $1 == --* && $1 != --help && $# -lt 2 ]]; then
+		echo "bench-pairs.sh: $1 needs a value" >&2
+		exit 2
+	fi
 	case $1 in
 	--same) same+=("$2"); shift 2 ;;
 	--pairs) pairs=$2; shift 2 ;;
 	--benchtime) benchtime=$2; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
-	-h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,20p' "$0"; exit 0 ;;
 	--*) echo "bench-pairs.sh: unknown flag $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -46,6 +52,14 @@ if [[ $base == . && ${#same[@]} -gt 0 ]]; then
 fi
 if ! [[ $pairs =~ ^[1-9][0-9]*$ ]]; then
 	echo "bench-pairs.sh: --pairs $pairs: want a positive number" >&2
+	exit 2
+fi
+if ! [[ $benchtime =~ ^([1-9][0-9]*x|[0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))$ ]]; then
+	echo "bench-pairs.sh: --benchtime $benchtime: want a count (2000x) or a duration (1s, 500ms)" >&2
+	exit 2
+fi
+if [[ -n $cpu ]] && ! [[ $cpu =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]]; then
+	echo "bench-pairs.sh: --cpu $cpu: want a list of positive numbers (1 or 1,2)" >&2
 	exit 2
 fi
 
@@ -102,7 +116,7 @@ echo "# load at the end $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
 # values (the mean of the two middle ones for an even count).
 echo "# medians"
 awk '{
-	for (i = 4; i <= NF; i++) if ($i ~ /(ns\/op|-µs|\/s)$/) print $2, $1, $i, $(i-1)
+	for (i = 4; i <= NF; i++) if ($i ~ /(ns\/op|-µs|\/s|B\/op|allocs\/op)$/) print $2, $1, $i, $(i-1)
 }' "$tmp/runs" | sort -k1,1 -k2,2 -k3,3 -k4,4g | awk '
 	function flush() {
 		if (n == 0) return
