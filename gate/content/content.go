@@ -365,9 +365,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		if len(tok) == 4 && (tok[0] == '1' && tok[1] == '9' || tok[0] == '2' && tok[1] == '0') && isDigit(tok[2]) && isDigit(tok[3]) {
 			counts[QueryPast]++ // a year: the question is about a point in time
 		}
-		if i+1 < len(z.words) {
-			z.phrase(i, &counts)
-		}
+	}
+	for i := range len(seq) - 1 {
+		z.phrase(seq, i, &counts)
 	}
 	n := float32(len(z.words))
 	sentences := 0
@@ -761,18 +761,19 @@ func hasPrefixFold(s, prefix string) bool {
 	return true
 }
 
-// phrase counts the two- and three-word cues starting at word i.
-func (z *Analyzer) phrase(i int, counts *[NumCues]int) {
+// phrase counts the two- and three-word cues starting at word i, found by
+// the hashes of the words (seq, as Analysis.Seq holds them).
+func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int) {
 	if z.endsSentence(i) {
 		return // "Only. Known issues": a phrase does not run over a sentence's end
 	}
-	f, ok := pairs[string(z.lower[z.words[i].start:z.words[i].end])][string(z.lower[z.words[i+1].start:z.words[i+1].end])]
+	f, ok := pairs[[2]uint64{seq[i], seq[i+1]}]
 	if !ok {
 		return
 	}
 	cues := f.cues
-	if f.third != nil && i+2 < len(z.words) && !z.endsSentence(i+1) {
-		cues |= f.third[string(z.lower[z.words[i+2].start:z.words[i+2].end])]
+	if f.third != nil && i+2 < len(seq) && !z.endsSentence(i+1) {
+		cues |= f.third[seq[i+2]]
 	}
 	for c := Cue(0); c < NumCues; c++ {
 		if cues&(1<<c) != 0 {

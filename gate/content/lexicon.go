@@ -211,14 +211,18 @@ var phrases = map[Cue]string{
 
 var (
 	lexicon = map[string]entry{}
-	pairs   = map[string]map[string]*follow{}
+	// pairs holds the phrases by the hashes of their first two words (as
+	// Analysis.Seq hashes them): one lookup of a fixed-size key per word,
+	// where strings cost a lookup per word and another per word that
+	// starts a phrase.
+	pairs = map[[2]uint64]*follow{}
 )
 
-// follow is what a two-word phrase signals, and the third words that extend
-// it into three-word phrases.
+// follow is what a two-word phrase signals, and the hashes of the third
+// words that extend it into three-word phrases.
 type follow struct {
 	cues  uint32
-	third map[string]uint32
+	third map[uint64]uint32
 }
 
 func init() {
@@ -266,22 +270,20 @@ func init() {
 			if len(ws) < 2 || len(ws) > 3 {
 				panic("content: phrase " + p + ": want two or three words")
 			}
-			if pairs[ws[0]] == nil {
-				pairs[ws[0]] = map[string]*follow{}
-			}
-			f := pairs[ws[0]][ws[1]]
+			key := [2]uint64{maphash.String(seed, ws[0]), maphash.String(seed, ws[1])}
+			f := pairs[key]
 			if f == nil {
 				f = &follow{}
-				pairs[ws[0]][ws[1]] = f
+				pairs[key] = f
 			}
 			if len(ws) == 2 {
 				f.cues |= 1 << c
 				continue
 			}
 			if f.third == nil {
-				f.third = map[string]uint32{}
+				f.third = map[uint64]uint32{}
 			}
-			f.third[ws[2]] |= 1 << c
+			f.third[maphash.String(seed, ws[2])] |= 1 << c
 		}
 	}
 }
