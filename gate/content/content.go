@@ -465,9 +465,9 @@ func (z *Analyzer) addresseeAt(i int) bool {
 // MentionsAddressee reports whether a memory m mentions the first of a
 // request q's names: in "Reply to Ben about …" or "Email the Atlas notes
 // to Kate", the person written to (in a question such as "Who runs
-// Acme?", only a name). A confidence about someone else, going to the one the request
-// names, does not mention them; the same words going back to the person
-// they are about, or a message from that person, do.
+// Acme?", only a name). A confidence about someone else, going to the one
+// the request names, does not mention them; the same words going back to
+// the person they are about, or a message from that person, do.
 func MentionsAddressee(q, m *Analysis) bool {
 	if len(q.Names) == 0 {
 		return false
