@@ -466,3 +466,32 @@ func TestMentionsAddressee(t *testing.T) {
 		t.Error("a request that names no one has no addressee to mention")
 	}
 }
+
+// TestWordListsHoldWords: every word the lexicon, the phrases and the word
+// sets name is one token as tokenize makes them, or it could never match
+// ("now!", "e-mail" and "check-up" were such).
+func TestWordListsHoldWords(t *testing.T) {
+	var z Analyzer
+	one := func(what, w string) {
+		z.tokenize(w)
+		if len(z.words) != 1 || string(z.tok(0)) != w {
+			t.Errorf("%s %q is not one word as text is split: it never matches", what, w)
+		}
+	}
+	for w := range lexicon {
+		one("lexicon entry", w)
+	}
+	for _, list := range phrases {
+		for _, p := range strings.Split(list, ",") {
+			for _, w := range strings.Fields(p) {
+				one("phrase word", w)
+			}
+		}
+	}
+	for name, set := range map[string]map[string]bool{"addressing": addressing, "titles": titles, "verbIntro": verbIntro,
+		"headingWord": headingWord, "addressIntro": addressIntro, "modal": modal} {
+		for w := range set {
+			one(name+" word", w)
+		}
+	}
+}

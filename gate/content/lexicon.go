@@ -23,7 +23,7 @@ var cueWords = map[Cue]string{
 	SecondPerson: "you your yours yourself you're you've you'll",
 	SystemVoice:  "sysadmin superuser",
 	Override:     "jailbroken",
-	ExfiltrationVerb: "send forward forwarding upload uploading transfer transfers wire exfiltrate leak bcc cc share post email e-mail " +
+	ExfiltrationVerb: "send forward forwarding upload uploading transfer transfers wire exfiltrate leak bcc cc share post email " +
 		"mail export sync copy",
 	Credential: "password passwords passcode passcodes pin pins token tokens apikey credentials credential secret secrets ssh otp 2fa mfa " +
 		"login logins username usernames cvv ssn seed mnemonic passphrase",
@@ -32,7 +32,7 @@ var cueWords = map[Cue]string{
 	Destructive: "delete wipe erase destroy format shutdown rm sudo chmod curl wget exec eval base64 " +
 		"disable uninstall kill terminate truncate purge",
 	Secrecy: "secretly quietly covertly silently discreetly unnoticed hidden stealthily",
-	Urgency: "urgent urgently immediately asap critical emergency now! instantly",
+	Urgency: "urgent urgently immediately asap critical emergency instantly",
 	Belief: "believe believes believed belief beliefs think thinks thought convinced opinion opinions view views " +
 		"feel feels suspect suspects claim claims claimed insist insists insisted conspiracy hoax myth sure certain " +
 		"skeptical sceptical doubt doubts distrust",
@@ -82,7 +82,7 @@ const plainWords = titleWords + " miss sir madam monday tuesday wednesday thursd
 
 // addressing are the words after which a request names whom it writes to:
 // "reply to Ben", "tell Kate", "email Omar", "dear Ms. Lee".
-var addressing = setOf("to tell email e-mail mail text message ping call answer reply respond remind ask let inform notify update " +
+var addressing = setOf("to tell email mail text message ping call answer reply respond remind ask let inform notify update " +
 	"thank invite congratulate cc bcc dear hi hello hey write send forward")
 
 // verbIntro are words after which a noun-or-verb word is a verb: "please
@@ -142,7 +142,7 @@ var domainWords = map[Domain]string{
 		"birthday anniversary wedding school",
 	Health: "health doctor doctors dr clinic hospital appointment medication medications medicine pill pills prescription " +
 		"dose symptoms symptom diagnosis therapy therapist allergy allergic blood test tests surgery dentist vaccine vaccines " +
-		"pain illness disease diabetes asthma cancer pregnant pregnancy mental anxiety depression injury checkup check-up",
+		"pain illness disease diabetes asthma cancer pregnant pregnancy mental anxiety depression injury checkup",
 	Finance: "bank banking account accounts money payment payments pay paid invoice invoices tax taxes salary budget loan " +
 		"loans mortgage credit debit card cards transfer transfers savings invest investment investments stock stocks " +
 		"insurance premium claim claims iban balance bill bills expense expenses refund rent",
