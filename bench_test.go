@@ -10,19 +10,14 @@ import (
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/internal/benchstats"
 	"github.com/memgate/memgate/memory"
+
+	"github.com/memgate/memgate/internal/synthtext"
 )
 
 // synth makes n realistic-length memories for one user from a fixed
 // vocabulary, deterministically.
 func synth(user string, n int, seed uint64) []memory.Memory {
-	words := strings.Fields(`project deadline invoice client meeting doctor appointment family dinner
-		budget report deploy service database migration review contract insurance claim school
-		holiday flight hotel password account bank transfer salary tax refund recipe allergy
-		medication birthday gift garden car repair lawyer landlord rent lease quarterly sprint
-		release bug customer support ticket roadmap design hiring interview onboarding laptop
-		backup server outage incident postmortem vendor payment supplier shipment warehouse
-		prefers always never morning evening weekly monthly urgent confidential shared private`)
-	names := []string{"Alex", "Sam", "John", "Maria", "Acme", "Globex", "Initech", "Priya", "Chen", "Lena"}
+	words, names := synthtext.Words, synthtext.Names
 	domains := []string{"work", "family", "health", "finance", "travel", ""}
 	r := rand.New(rand.NewPCG(seed, 42))
 	ms := make([]memory.Memory, n)

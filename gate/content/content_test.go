@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/memgate/memgate/internal/synthtext"
 )
 
 func analyze(text string) *Analysis {
@@ -328,16 +330,10 @@ func TestAddressedNeedsTheSameSentence(t *testing.T) {
 	}
 }
 
-// pairTexts returns n texts of 9 to 22 words drawn from a vocabulary of 76,
-// like the memories an admission compares pairwise.
+// pairTexts returns n texts of 9 to 22 words drawn from the benchmarks'
+// vocabulary (synthtext), like the memories an admission compares pairwise.
 func pairTexts(n int) []*Analysis {
-	words := strings.Fields(`project deadline invoice client meeting doctor appointment family dinner
-		budget report deploy service database migration review contract insurance claim school
-		holiday flight hotel password account bank transfer salary tax refund recipe allergy
-		medication birthday gift garden car repair lawyer landlord rent lease quarterly sprint
-		release bug customer support ticket roadmap design hiring interview onboarding laptop
-		backup server outage incident postmortem vendor payment supplier shipment warehouse
-		prefers always never morning evening weekly monthly urgent confidential shared private`)
+	words := synthtext.Words
 	r := rand.New(rand.NewPCG(1, 2))
 	as := make([]*Analysis, n)
 	for i := range as {

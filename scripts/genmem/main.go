@@ -20,17 +20,13 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/memgate/memgate/internal/synthtext"
 )
 
 var (
-	words = strings.Fields(`project deadline invoice client meeting doctor appointment family dinner
-		budget report deploy service database migration review contract insurance claim school
-		holiday flight hotel password account bank transfer salary tax refund recipe allergy
-		medication birthday gift garden car repair lawyer landlord rent lease quarterly sprint
-		release bug customer support ticket roadmap design hiring interview onboarding laptop
-		backup server outage incident postmortem vendor payment supplier shipment warehouse
-		prefers always never morning evening weekly monthly urgent confidential shared private`)
-	names       = []string{"Alex", "Sam", "John", "Maria", "Acme", "Globex", "Initech", "Priya", "Chen", "Lena"}
+	words       = synthtext.Words
+	names       = synthtext.Names
 	domains     = []string{"work", "family", "health", "finance", "travel", ""}
 	authorities = []string{"user_confirmed", "user_confirmed", "tool_verified", "model_inferred", "external", "system"}
 	kinds       = []string{"fact", "preference", "event", "rule", "procedure", "tool_experience"}
