@@ -252,7 +252,7 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 				} else {
 					norm = bm25Norm(s.lex.docLen[p.row], avgLen)
 				}
-				scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + norm))
+				scores[p.row] += bm25Term(idf, tf, norm)
 			}
 		}
 	} else {
@@ -263,7 +263,7 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 				if scores[p.row] == 0 { // every term adds more than 0 (idf > 0)
 					ls.touched = append(ls.touched, p.row)
 				}
-				scores[p.row] += float32(idf * tf * (bm25K1 + 1) / (tf + bm25Norm(s.lex.docLen[p.row], avgLen)))
+				scores[p.row] += bm25Term(idf, tf, bm25Norm(s.lex.docLen[p.row], avgLen))
 			}
 		}
 	}
@@ -294,6 +294,12 @@ func (x *Index) Lexical(ctx context.Context, f memory.Filter, query string, k in
 		}
 	}
 	return top.hits(s), nil
+}
+
+// bm25Term is what a term of inverse document frequency idf, found tf
+// times in a row of length normalization norm, adds to the row's score.
+func bm25Term(idf, tf, norm float64) float32 {
+	return float32(idf * tf * (bm25K1 + 1) / (tf + norm))
 }
 
 // bm25IDF is the inverse document frequency of a term in df of n rows.
