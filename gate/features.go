@@ -64,11 +64,11 @@ var groups = []group{
 // slice of a feature vector) show what the group's reason names: a cue of
 // an instruction, a belief or preference stated on an objective question,
 // confidently different life domains, a newer memory on the subject, a
-// sensitive or confided word, an overlap with a withdrawn text. The fit network weighs
-// far more than that, and on data unlike its training a low fit can come
-// from anything (a lexical embedder misses that a bank transaction answers
-// "what did I spend"); a group only names the reason for lowering a
-// memory when its evidence is there.
+// sensitive or confided word, an overlap with a withdrawn text. The fit
+// network weighs far more than that, and on data unlike its training a low
+// fit can come from anything (a lexical embedder misses that a bank
+// transaction answers "what did I spend"); a group only names the reason
+// for lowering a memory when its evidence is there.
 func evidence(gi int, x []float32) bool {
 	switch groups[gi].reason {
 	case admit.ReasonInstructionContent:
