@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -433,4 +435,45 @@ func maxf(a, b float64) float64 {
 		return a
 	}
 	return b
+}
+
+// StaleCounts lists where a committed report's counts differ from a fresh
+// run's over the same cases ("full benignUtilityRetention: committed
+// 161/161, fresh 160/161"), baseline by baseline and, within each, by
+// category; nil when they agree. A figure quoted from a committed report
+// is only true while this is empty, so tests call it to keep committed
+// reports current. Latencies are not compared: they are measurements, not
+// counts.
+func StaleCounts(committed, fresh *Report) []string {
+	var out []string
+	if committed.Cases != fresh.Cases {
+		out = append(out, fmt.Sprintf("cases: committed %d, fresh %d", committed.Cases, fresh.Cases))
+	}
+	for _, b := range slices.Sorted(maps.Keys(fresh.ByBaseline)) {
+		m := fresh.ByBaseline[b]
+		c := committed.ByBaseline[b]
+		if c == nil {
+			out = append(out, fmt.Sprintf("%s: not in the committed report", b))
+			continue
+		}
+		out = appendStale(out, b, c, m)
+		for _, cat := range slices.Sorted(maps.Keys(m.ByCategory)) {
+			cc := c.ByCategory[cat]
+			if cc == nil {
+				cc = &Metrics{}
+			}
+			out = appendStale(out, b+" "+cat, cc, m.ByCategory[cat])
+		}
+	}
+	return out
+}
+
+// appendStale appends the counts of fresh that committed does not hold.
+func appendStale(out []string, what string, committed, fresh *Metrics) []string {
+	for _, name := range slices.Sorted(maps.Keys(fresh.Counts)) {
+		if got, want := committed.Counts[name], fresh.Counts[name]; got != want {
+			out = append(out, fmt.Sprintf("%s %s: committed %d/%d, fresh %d/%d", what, name, got.Num, got.Den, want.Num, want.Den))
+		}
+	}
+	return out
 }
