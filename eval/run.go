@@ -3,6 +3,7 @@ package eval
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -80,6 +81,26 @@ type Options struct {
 	// in-memory engine per case. RemoteRetriever runs it through memgate
 	// serve's HTTP API.
 	Retrieve Retriever
+	// Decisions, if set, receives every decision the policy and full
+	// baselines made, one DecisionRecord per JSON line, case by case in
+	// input order: what an aggregate cannot say (which memory, why, at
+	// what fit) for reading failures one by one.
+	Decisions io.Writer
+}
+
+// DecisionRecord is one baseline's decision on one memory of one case, as
+// Options.Decisions writes it.
+type DecisionRecord struct {
+	Case     string   `json:"case"`
+	Category string   `json:"category,omitempty"`
+	Family   string   `json:"family,omitempty"`
+	Baseline Baseline `json:"baseline"`
+	// Label is the case's label of the memory: "useful", or its expect
+	// class (admit, limited, exclude); empty when it has none.
+	Label string `json:"label,omitempty"`
+	// Entered reports whether the memory entered the context (within k).
+	Entered bool `json:"entered"`
+	admit.Result
 }
 
 // Retriever runs the retrieval of one case in search mode: it stores the
@@ -108,6 +129,7 @@ type outcome struct {
 	text              string // the context a model would receive
 	verdict           string // bind class, "" without a tool call
 	latency           time.Duration
+	results           []admit.Result // every decision, in retrieval order
 }
 
 // caseRun is everything measured for one case.
@@ -198,7 +220,44 @@ func Run(ctx context.Context, cases []Case, o Options) (*Report, error) {
 			return nil, fmt.Errorf("eval: case %s (line %d): %w", cases[i].ID, cases[i].Line, runs[i].err)
 		}
 	}
+	if o.Decisions != nil {
+		if err := writeDecisions(o.Decisions, runs, o.Baselines); err != nil {
+			return nil, fmt.Errorf("eval: write decisions: %w", err)
+		}
+	}
 	return aggregate(runs, &o), nil
+}
+
+// writeDecisions writes the policy and full baselines' decisions of runs as
+// DecisionRecords, one JSON line each.
+func writeDecisions(w io.Writer, runs []caseRun, baselines []Baseline) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range runs {
+		c := runs[i].c
+		useful := make(map[string]bool, len(c.Useful))
+		for _, id := range c.Useful {
+			useful[id] = true
+		}
+		for _, b := range baselines {
+			oc := runs[i].by[b]
+			if oc == nil || oc.results == nil {
+				continue // similarity decides nothing
+			}
+			for _, r := range oc.results {
+				label := c.Expect[r.MemoryID]
+				if useful[r.MemoryID] {
+					label = "useful"
+				}
+				rec := DecisionRecord{Case: c.ID, Category: c.Category, Family: c.Family, Baseline: b,
+					Label: label, Entered: oc.entered[r.MemoryID], Result: r}
+				if err := enc.Encode(&rec); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // Prepared is a case made ready for admission: its context with a time, the
@@ -487,7 +546,7 @@ func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []a
 		return nil, err
 	}
 	oc := &outcome{entered: map[string]bool{}, summary: map[string]bool{}, candidates: map[string]bool{},
-		decided: make(map[string]admit.Decision, len(acs)), latency: lat}
+		decided: make(map[string]admit.Decision, len(acs)), latency: lat, results: results}
 	inputs := make([]inject.Input, 0, len(acs))
 	decided := make([]bind.Decided, len(acs))
 	for i, r := range results {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -20,12 +21,12 @@ import (
 
 func (e *env) evalCmd() *cobra.Command {
 	var (
-		cases, mode, baseline, reportDir, serverURL string
-		k                                           int
-		asJSON, unbounded                           bool
+		cases, mode, baseline, reportDir, serverURL, decisions string
+		k                                                      int
+		asJSON, unbounded                                      bool
 	)
 	cmd := &cobra.Command{
-		Use:   "eval --cases FILE [--mode admit|search] [--baseline similarity|policy|full] [-k N] [--unbounded] [--json] [--report DIR]",
+		Use:   "eval --cases FILE [--mode admit|search] [--baseline similarity|policy|full] [-k N] [--unbounded] [--json] [--report DIR] [--decisions FILE]",
 		Short: "Measure threat and utility on labelled cases, against the similarity and policy baselines",
 		Long: `Run labelled cases (JSON Lines, docs/eval-cases.md) and report the measures of
 docs/eval.md for each baseline: similarity (inject the user's top k by
@@ -36,7 +37,9 @@ memories per case (policy and full: the first k they admit, in retrieval
 order); --unbounded lets policy and full inject every memory they admit.
 Malformed cases are skipped and reported with their line numbers. The full
 baseline uses the gate model given by the global --gate flag (default: the
-model built into memgate).`,
+model built into memgate). --decisions writes every decision of the policy
+and full baselines (memory, label, decision, reasons, gate fit and
+threshold) as JSON Lines, to read failures one by one.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cases == "" {
 				return usageError{fmt.Errorf("--cases is required")}
@@ -84,12 +87,31 @@ model built into memgate).`,
 				return err
 			}
 			defer f.Close()
+			var df *os.File
+			var dw *bufio.Writer
+			if decisions != "" {
+				if df, err = os.Create(decisions); err != nil {
+					return fmt.Errorf("--decisions: %w", err)
+				}
+				defer df.Close() // a second Close after the one below is harmless
+				dw = bufio.NewWriter(df)
+				o.Decisions = dw
+			}
 			update, done := e.progress("evaluating")
 			o.Progress = update
 			rep, err := eval.RunReader(cmd.Context(), f, o)
 			done()
 			if err != nil {
+				if df != nil {
+					os.Remove(decisions) // no half-written file that looks like a result
+				}
 				return fmt.Errorf("%s: %w", cases, err)
+			}
+			if df != nil {
+				if err := errors.Join(dw.Flush(), df.Close()); err != nil {
+					os.Remove(decisions)
+					return fmt.Errorf("--decisions: %w", err)
+				}
 			}
 			for _, w := range rep.Warnings {
 				fmt.Fprintf(e.err, "%s: skipped %s\n", safe(cases), safe(fmt.Sprint(w)))
@@ -114,6 +136,7 @@ model built into memgate).`,
 	cmd.Flags().BoolVar(&unbounded, "unbounded", false, "let policy and full inject every memory they admit, not only the first k (similarity keeps its top k)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&reportDir, "report", "", "also write report.json, report.md and report.html into this directory")
+	cmd.Flags().StringVar(&decisions, "decisions", "", "also write every decision of the policy and full baselines to this file, one JSON line each")
 	cmd.Flags().StringVar(&serverURL, "server", "", "in search mode, retrieve through this memgate serve (key: $MEMGATE_KEY, an admin's for all users)")
 	return cmd
 }

@@ -66,3 +66,66 @@ func TestSuitePublic(t *testing.T) {
 		t.Fatalf("unknown source: %+v", r)
 	}
 }
+
+// eval --decisions writes one line per decision of the policy and full
+// baselines, with the case's label; a file it cannot write is an error
+// before any case runs, and a failed run leaves no file behind.
+func TestEvalDecisions(t *testing.T) {
+	line := `{"id":"c","query":"apple banana cherry","context":{"userId":"u","now":"2026-06-11T10:00:00Z"},` +
+		`"memories":[{"id":"m1","text":"apple banana cherry","userId":"u"},{"id":"m2","text":"apple banana","userId":"u"},` +
+		`{"id":"m3","text":"apple","userId":"u"}],"expect":{"m3":"exclude"},"useful":["m1"]}`
+	dir := t.TempDir()
+	cases := filepath.Join(dir, "c.jsonl")
+	if err := os.WriteFile(cases, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "decisions.jsonl")
+	if r := run(t, "", "eval", "--cases", cases, "-k", "2", "--decisions", out); r.code != 0 {
+		t.Fatalf("eval --decisions: %+v", r)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type rec struct {
+		Case, Baseline, Label, MemoryID, Decision string
+		Entered                                   bool
+	}
+	got := map[string]rec{}
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var d rec
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		got[d.Baseline+"/"+d.MemoryID] = d
+	}
+	if len(got) != 6 { // 3 memories × policy and full; similarity decides nothing
+		t.Fatalf("want 6 decisions, got %d: %s", len(got), raw)
+	}
+	for key, want := range map[string]rec{
+		"policy/m1": {Case: "c", Baseline: "policy", Label: "useful", MemoryID: "m1", Decision: "admit", Entered: true},
+		"policy/m2": {Case: "c", Baseline: "policy", MemoryID: "m2", Decision: "admit", Entered: true},
+		"policy/m3": {Case: "c", Baseline: "policy", Label: "exclude", MemoryID: "m3", Decision: "admit", Entered: false}, // beyond k=2
+	} {
+		if got[key] != want {
+			t.Errorf("%s: got %+v, want %+v", key, got[key], want)
+		}
+	}
+	if got["full/m3"].Label != "exclude" || got["full/m1"].Label != "useful" {
+		t.Errorf("full baseline's labels: %+v", got)
+	}
+
+	if r := run(t, "", "eval", "--cases", cases, "--decisions", filepath.Join(dir, "no", "such", "dir", "d.jsonl")); r.code == 0 || !strings.Contains(r.stderr, "--decisions") {
+		t.Errorf("unwritable --decisions: %+v", r)
+	}
+	failed := filepath.Join(dir, "failed.jsonl")
+	t.Setenv("MEMGATE_KEY", "any") // so the run starts, and fails on retrieval
+	if r := run(t, "", "eval", "--cases", cases, "--mode", "search", "--server", "http://127.0.0.1:1", "--decisions", failed); r.code == 0 {
+		t.Errorf("a search against no server succeeded: %+v", r)
+	} else if !strings.Contains(r.stderr, "127.0.0.1:1") {
+		t.Errorf("the run did not fail on retrieval: %+v", r)
+	}
+	if _, err := os.Stat(failed); !os.IsNotExist(err) {
+		t.Errorf("a failed run left %s behind (stat: %v)", failed, err)
+	}
+}
