@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,6 +19,32 @@ import (
 	"github.com/memgate/memgate/eval/suite"
 	"github.com/memgate/memgate/policy"
 )
+
+// decisionsFile checks --decisions and creates the file its records are
+// written to: a temporary file beside it, renamed into place when the run
+// succeeds, so a failed run leaves whatever was there before. It refuses
+// the cases file itself and anything that is not a regular file (a
+// directory, a device such as /dev/stdout, which a rename would replace).
+func decisionsFile(path string, cases *os.File) (*os.File, error) {
+	if fi, err := os.Stat(path); err == nil {
+		if ci, err := cases.Stat(); err == nil && os.SameFile(fi, ci) {
+			return nil, usageError{fmt.Errorf("--decisions %s: is the cases file", path)}
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, usageError{fmt.Errorf("--decisions %s: not a regular file", path)}
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("--decisions %s: %w", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil { // CreateTemp's 0600 would hide an ordinary report
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("--decisions %s: %w", path, err)
+	}
+	return f, nil
+}
 
 func (e *env) evalCmd() *cobra.Command {
 	var (
@@ -87,14 +114,15 @@ threshold) as JSON Lines, to read failures one by one.`,
 				return err
 			}
 			defer f.Close()
-			var df *os.File
+			var dtmp *os.File
 			var dw *bufio.Writer
 			if decisions != "" {
-				if df, err = os.Create(decisions); err != nil {
-					return fmt.Errorf("--decisions: %w", err)
+				if dtmp, err = decisionsFile(decisions, f); err != nil {
+					return err
 				}
-				defer df.Close() // a second Close after the one below is harmless
-				dw = bufio.NewWriter(df)
+				defer os.Remove(dtmp.Name()) // gone already once renamed into place
+				defer dtmp.Close()
+				dw = bufio.NewWriter(dtmp)
 				o.Decisions = dw
 			}
 			update, done := e.progress("evaluating")
@@ -102,15 +130,15 @@ threshold) as JSON Lines, to read failures one by one.`,
 			rep, err := eval.RunReader(cmd.Context(), f, o)
 			done()
 			if err != nil {
-				if df != nil {
-					os.Remove(decisions) // no half-written file that looks like a result
-				}
 				return fmt.Errorf("%s: %w", cases, err)
 			}
-			if df != nil {
-				if err := errors.Join(dw.Flush(), df.Close()); err != nil {
-					os.Remove(decisions)
-					return fmt.Errorf("--decisions: %w", err)
+			if dtmp != nil {
+				err := errors.Join(dw.Flush(), dtmp.Close())
+				if err == nil {
+					err = os.Rename(dtmp.Name(), decisions)
+				}
+				if err != nil {
+					return fmt.Errorf("--decisions %s: %w", decisions, err)
 				}
 			}
 			for _, w := range rep.Warnings {

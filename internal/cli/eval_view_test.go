@@ -68,8 +68,9 @@ func TestSuitePublic(t *testing.T) {
 }
 
 // eval --decisions writes one line per decision of the policy and full
-// baselines, with the case's label; a file it cannot write is an error
-// before any case runs, and a failed run leaves no file behind.
+// baselines, with the case's label; a file it cannot write, the cases file
+// and a directory are errors before any case runs, and a failed run leaves
+// an earlier file as it was.
 func TestEvalDecisions(t *testing.T) {
 	line := `{"id":"c","query":"apple banana cherry","context":{"userId":"u","now":"2026-06-11T10:00:00Z"},` +
 		`"memories":[{"id":"m1","text":"apple banana cherry","userId":"u"},{"id":"m2","text":"apple banana","userId":"u"},` +
@@ -118,14 +119,25 @@ func TestEvalDecisions(t *testing.T) {
 	if r := run(t, "", "eval", "--cases", cases, "--decisions", filepath.Join(dir, "no", "such", "dir", "d.jsonl")); r.code == 0 || !strings.Contains(r.stderr, "--decisions") {
 		t.Errorf("unwritable --decisions: %+v", r)
 	}
-	failed := filepath.Join(dir, "failed.jsonl")
+	for _, bad := range []string{cases, dir} { // the cases themselves; a directory
+		if r := run(t, "", "eval", "--cases", cases, "--decisions", bad); r.code == 0 || !strings.Contains(r.stderr, "--decisions") {
+			t.Errorf("--decisions %s: %+v", bad, r)
+		}
+	}
+	if got, err := os.ReadFile(cases); err != nil || string(got) != line+"\n" {
+		t.Errorf("the cases file changed: %q, %v", got, err)
+	}
+	// A failed run leaves an earlier file as it was.
 	t.Setenv("MEMGATE_KEY", "any") // so the run starts, and fails on retrieval
-	if r := run(t, "", "eval", "--cases", cases, "--mode", "search", "--server", "http://127.0.0.1:1", "--decisions", failed); r.code == 0 {
+	if r := run(t, "", "eval", "--cases", cases, "--mode", "search", "--server", "http://127.0.0.1:1", "--decisions", out); r.code == 0 {
 		t.Errorf("a search against no server succeeded: %+v", r)
 	} else if !strings.Contains(r.stderr, "127.0.0.1:1") {
 		t.Errorf("the run did not fail on retrieval: %+v", r)
 	}
-	if _, err := os.Stat(failed); !os.IsNotExist(err) {
-		t.Errorf("a failed run left %s behind (stat: %v)", failed, err)
+	if got, err := os.ReadFile(out); err != nil || string(got) != string(raw) {
+		t.Errorf("a failed run changed %s: %v", out, err)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*tmp-*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left behind: %v", leftovers)
 	}
 }
