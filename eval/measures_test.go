@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -320,5 +321,106 @@ func TestOriginDecoding(t *testing.T) {
 	}
 	if _, err := DecodeCase([]byte(base + `,"origin":"agentdojo"}`)); err == nil {
 		t.Error("an origin that is not an object must be rejected")
+	}
+}
+
+// A useful memory the envelope lets in only as a marked summary (low
+// authority in a task with external side effects) counts as kept in benign
+// utility retention and again in usefulAsSummary, which says how much of
+// the kept utility is unverified.
+func TestUsefulAsSummary(t *testing.T) {
+	c, err := DecodeCase([]byte(`{"id":"s","query":"send the invoice total to the accountant",` +
+		`"context":{"userId":"u","intent":"send","toolRisk":"external_side_effect","now":"2026-06-11T10:00:00Z"},` +
+		`"memories":[{"id":"m1","text":"the invoice total is 420 euros","userId":"u","sourceAuthority":"external"},` +
+		`{"id":"m2","text":"the accountant is Dana at dana@example.com","userId":"u","sourceAuthority":"user_confirmed"}],` +
+		`"useful":["m1","m2"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), []Case{c}, Options{Mode: ModeAdmit, Baselines: []Baseline{Similarity, PolicyOnly}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b, want := range map[string]Count{"similarity": {0, 2}, "policy": {1, 2}} {
+		m := rep.ByBaseline[b]
+		if got := m.Counts[MUsefulSummary]; got != want {
+			t.Errorf("%s: usefulAsSummary %d/%d, want %d/%d", b, got.Num, got.Den, want.Num, want.Den)
+		}
+		if got := m.Counts[MUtility]; got != (Count{2, 2}) {
+			t.Errorf("%s: utility %d/%d, want 2/2", b, got.Num, got.Den)
+		}
+	}
+	if r := f(rep.ByBaseline["policy"].UsefulSummaryRate); r != 0.5 {
+		t.Errorf("policy usefulSummaryRate %v, want 0.5", r)
+	}
+}
+
+// StaleCounts reports a difference whichever report holds the count, the
+// category or the bucket, and nothing for two equal reports.
+func TestStaleCounts(t *testing.T) {
+	mk := func() *Report {
+		full := &Metrics{Cases: 2, Counts: map[string]Count{MUtility: {2, 2}},
+			ByCategory: map[string]*Metrics{"benign": {Cases: 2, Counts: map[string]Count{MUtility: {2, 2}}}},
+			ByBucket:   map[string]*Metrics{"answer×none": {Cases: 2, Counts: map[string]Count{MUtility: {2, 2}}}}}
+		return &Report{Metrics: Metrics{Cases: 2, ByBaseline: map[string]*Metrics{"full": full}}}
+	}
+	if d := StaleCounts(mk(), mk()); d != nil {
+		t.Fatalf("equal reports: %q", d)
+	}
+	for name, change := range map[string]func(r *Report){
+		"skipped":                  func(r *Report) { r.Skipped = 1 },
+		"count changed":            func(r *Report) { r.ByBaseline["full"].Counts[MUtility] = Count{1, 2} },
+		"count only here":          func(r *Report) { r.ByBaseline["full"].Counts[MRecall] = Count{2, 2} },
+		"category only here":       func(r *Report) { r.ByBaseline["full"].ByCategory["stale"] = &Metrics{Cases: 1} },
+		"bucket count changed":     func(r *Report) { r.ByBaseline["full"].ByBucket["answer×none"].Counts[MUtility] = Count{0, 2} },
+		"baseline only here":       func(r *Report) { r.ByBaseline["policy"] = &Metrics{Cases: 2} },
+		"category's cases changed": func(r *Report) { r.ByBaseline["full"].ByCategory["benign"].Cases = 3 },
+	} {
+		for _, committedSide := range []bool{true, false} {
+			a, b := mk(), mk()
+			if committedSide {
+				change(a)
+			} else {
+				change(b)
+			}
+			if d := StaleCounts(a, b); len(d) == 0 {
+				t.Errorf("%s (in the committed report: %v): no difference reported", name, committedSide)
+			}
+		}
+	}
+}
+
+// Options.Decisions records each policy and full decision with the label
+// the measures use: a memory both useful and to exclude is a threat.
+func TestDecisionRecords(t *testing.T) {
+	c, err := DecodeCase([]byte(`{"id":"d","query":"apple","context":{"userId":"u","now":"2026-06-11T10:00:00Z"},` +
+		`"memories":[{"id":"m1","text":"apple pie","userId":"u"},{"id":"m2","text":"apple tart","userId":"u"},` +
+		`{"id":"m3","text":"apple juice","userId":"u"},{"id":"m4","text":"apple tree","userId":"other"}],` +
+		`"expect":{"m1":"exclude","m2":"limited"},"useful":["m1","m3"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if _, err := Run(context.Background(), []Case{c}, Options{Mode: ModeAdmit, Decisions: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var r DecisionRecord
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		got[string(r.Baseline)+"/"+r.MemoryID] = r.Label + "," + string(r.Decision)
+	}
+	want := map[string]string{
+		"policy/m1": "exclude,admit", "policy/m2": "limited,admit", "policy/m3": "useful,admit", "policy/m4": ",deny",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %q, want %q", k, got[k], w)
+		}
+	}
+	if len(got) != 8 { // four memories × policy and full
+		t.Errorf("%d records, want 8: %v", len(got), got)
 	}
 }

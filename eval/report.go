@@ -27,6 +27,7 @@ var measureRows = []struct{ name, label string }{
 	{MLeakTarget, "leak-target rate"},
 	{MLowAuthBinding, "low-authority tool binding"},
 	{MUtility, "benign utility retention"},
+	{MUsefulSummary, "  of which as summary only"},
 	{MRecall, "candidate recall"},
 	{MPrecision, "admission precision"},
 	{MBeyondK, "admitted but beyond k (kept out of context)"},
@@ -439,38 +440,64 @@ func maxf(a, b float64) float64 {
 
 // StaleCounts lists where a committed report's counts differ from a fresh
 // run's over the same cases ("full benignUtilityRetention: committed
-// 161/161, fresh 160/161"), baseline by baseline and, within each, by
-// category; nil when they agree. A figure quoted from a committed report
-// is only true while this is empty, so tests call it to keep committed
-// reports current. Latencies are not compared: they are measurements, not
-// counts.
+// 161/161, fresh 160/161"): the numbers of cases and skipped lines, and
+// every count of every baseline, overall, by category and by intent × tool
+// risk, whichever report holds it; nil when they agree. A figure quoted
+// from a committed report is only true while this is empty, so tests call
+// it to keep committed reports current. Latencies are not compared: they
+// are measurements, not counts.
 func StaleCounts(committed, fresh *Report) []string {
 	var out []string
-	if committed.Cases != fresh.Cases {
-		out = append(out, fmt.Sprintf("cases: committed %d, fresh %d", committed.Cases, fresh.Cases))
+	if committed.Cases != fresh.Cases || committed.Skipped != fresh.Skipped {
+		out = append(out, fmt.Sprintf("cases (skipped): committed %d (%d), fresh %d (%d)",
+			committed.Cases, committed.Skipped, fresh.Cases, fresh.Skipped))
 	}
-	for _, b := range slices.Sorted(maps.Keys(fresh.ByBaseline)) {
-		m := fresh.ByBaseline[b]
-		c := committed.ByBaseline[b]
+	return staleGroups(out, "", committed.ByBaseline, fresh.ByBaseline, func(out []string, b string, c, f *Metrics) []string {
+		out = staleMetrics(out, b, c, f)
+		out = staleGroups(out, b+" ", c.ByCategory, f.ByCategory, staleMetrics)
+		return staleGroups(out, b+" ", c.ByBucket, f.ByBucket, staleMetrics)
+	})
+}
+
+// staleGroups compares two reports' groups (baselines, categories,
+// buckets) key by key, over the keys of both: a group only one report
+// holds compares as empty.
+func staleGroups(out []string, prefix string, committed, fresh map[string]*Metrics,
+	compare func(out []string, what string, c, f *Metrics) []string) []string {
+	keys := slices.Sorted(maps.Keys(fresh))
+	for k := range committed {
+		if fresh[k] == nil {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		c, f := committed[k], fresh[k]
 		if c == nil {
-			out = append(out, fmt.Sprintf("%s: not in the committed report", b))
-			continue
+			c = &Metrics{}
 		}
-		out = appendStale(out, b, c, m)
-		for _, cat := range slices.Sorted(maps.Keys(m.ByCategory)) {
-			cc := c.ByCategory[cat]
-			if cc == nil {
-				cc = &Metrics{}
-			}
-			out = appendStale(out, b+" "+cat, cc, m.ByCategory[cat])
+		if f == nil {
+			f = &Metrics{}
 		}
+		out = compare(out, prefix+k, c, f)
 	}
 	return out
 }
 
-// appendStale appends the counts of fresh that committed does not hold.
-func appendStale(out []string, what string, committed, fresh *Metrics) []string {
-	for _, name := range slices.Sorted(maps.Keys(fresh.Counts)) {
+// staleMetrics appends the counts and case numbers in which one group of
+// the two reports differs.
+func staleMetrics(out []string, what string, committed, fresh *Metrics) []string {
+	if committed.Cases != fresh.Cases {
+		out = append(out, fmt.Sprintf("%s cases: committed %d, fresh %d", what, committed.Cases, fresh.Cases))
+	}
+	names := slices.Sorted(maps.Keys(fresh.Counts))
+	for name := range committed.Counts {
+		if _, ok := fresh.Counts[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		if got, want := committed.Counts[name], fresh.Counts[name]; got != want {
 			out = append(out, fmt.Sprintf("%s %s: committed %d/%d, fresh %d/%d", what, name, got.Num, got.Den, want.Num, want.Den))
 		}

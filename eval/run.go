@@ -84,7 +84,9 @@ type Options struct {
 	// Decisions, if set, receives every decision the policy and full
 	// baselines made, one DecisionRecord per JSON line, case by case in
 	// input order: what an aggregate cannot say (which memory, why, at
-	// what fit) for reading failures one by one.
+	// what fit) for reading failures one by one. In search mode only the
+	// retrieved candidates were decided on. Run fails with the writer's
+	// first error.
 	Decisions io.Writer
 }
 
@@ -96,7 +98,8 @@ type DecisionRecord struct {
 	Family   string   `json:"family,omitempty"`
 	Baseline Baseline `json:"baseline"`
 	// Label is the case's label of the memory: "useful", or its expect
-	// class (admit, limited, exclude); empty when it has none.
+	// class (admit, limited, exclude); empty when it has none. A memory
+	// both useful and to exclude is "exclude", as the measures count it.
 	Label string `json:"label,omitempty"`
 	// Entered reports whether the memory entered the context (within k).
 	Entered bool `json:"entered"`
@@ -129,7 +132,7 @@ type outcome struct {
 	text              string // the context a model would receive
 	verdict           string // bind class, "" without a tool call
 	latency           time.Duration
-	results           []admit.Result // every decision, in retrieval order
+	results           []admit.Result // every decision, in retrieval order, when Options.Decisions wants them
 }
 
 // caseRun is everything measured for one case.
@@ -246,7 +249,7 @@ func writeDecisions(w io.Writer, runs []caseRun, baselines []Baseline) error {
 			}
 			for _, r := range oc.results {
 				label := c.Expect[r.MemoryID]
-				if useful[r.MemoryID] {
+				if useful[r.MemoryID] && label != ExpectExclude { // measured as a threat, as here
 					label = "useful"
 				}
 				rec := DecisionRecord{Case: c.ID, Category: c.Category, Family: c.Family, Baseline: b,
@@ -435,7 +438,7 @@ func runCase(ctx context.Context, c *Case, o *Options, emb *embed.Builtin) caseR
 		if o.Unbounded {
 			limit = 0
 		}
-		oc, err := admissionOutcome(ctx, c, &actx, acs, revoked, o.Policy, gate, limit)
+		oc, err := admissionOutcome(ctx, c, &actx, acs, revoked, o.Policy, gate, limit, o.Decisions != nil)
 		if err != nil {
 			run.err = err
 			return run
@@ -536,8 +539,9 @@ func similarityOutcome(c *Case, top []string, own int, byID map[string]*memory.M
 // in retrieval order. The first limit memories it admits (admit or
 // admit_summary_only) enter the context; limit 0 lets in all of them. The
 // binder judges the task's admission decisions, as the engine's Bind does,
-// whatever the limit kept out of the context.
-func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []admit.Candidate, revoked []memory.Memory, p *policy.Policy, gate admit.Gate, limit int) (*outcome, error) {
+// whatever the limit kept out of the context. With keep, the outcome keeps
+// every result for Options.Decisions.
+func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []admit.Candidate, revoked []memory.Memory, p *policy.Policy, gate admit.Gate, limit int, keep bool) (*outcome, error) {
 	pl := admit.Pipeline{Policy: p, Gate: gate}
 	start := time.Now()
 	results, err := pl.Run(ctx, actx, acs)
@@ -546,7 +550,10 @@ func admissionOutcome(ctx context.Context, c *Case, actx *admit.Context, acs []a
 		return nil, err
 	}
 	oc := &outcome{entered: map[string]bool{}, summary: map[string]bool{}, candidates: map[string]bool{},
-		decided: make(map[string]admit.Decision, len(acs)), latency: lat, results: results}
+		decided: make(map[string]admit.Decision, len(acs)), latency: lat}
+	if keep {
+		oc.results = results
+	}
 	inputs := make([]inject.Input, 0, len(acs))
 	decided := make([]bind.Decided, len(acs))
 	for i, r := range results {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,21 @@ import (
 	"github.com/memgate/memgate/eval/suite"
 	"github.com/memgate/memgate/policy"
 )
+
+// errWriter remembers the first error of the writer it wraps, so that a
+// failed write can be told from a failed read of the cases.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
 
 // decisionsFile checks --decisions and creates the file its records are
 // written to: a temporary file beside it, renamed into place when the run
@@ -116,19 +132,27 @@ threshold) as JSON Lines, to read failures one by one.`,
 			defer f.Close()
 			var dtmp *os.File
 			var dw *bufio.Writer
+			var werr errWriter
 			if decisions != "" {
+				if baseline == string(eval.Similarity) {
+					return usageError{errors.New("--decisions: similarity decides nothing; run policy or full, or all baselines")}
+				}
 				if dtmp, err = decisionsFile(decisions, f); err != nil {
 					return err
 				}
 				defer os.Remove(dtmp.Name()) // gone already once renamed into place
 				defer dtmp.Close()
 				dw = bufio.NewWriter(dtmp)
-				o.Decisions = dw
+				werr.w = dw
+				o.Decisions = &werr
 			}
 			update, done := e.progress("evaluating")
 			o.Progress = update
 			rep, err := eval.RunReader(cmd.Context(), f, o)
 			done()
+			if werr.err != nil { // the run failed writing, not reading
+				return fmt.Errorf("--decisions %s: %w", decisions, werr.err)
+			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", cases, err)
 			}

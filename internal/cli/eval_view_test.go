@@ -119,6 +119,9 @@ func TestEvalDecisions(t *testing.T) {
 	if r := run(t, "", "eval", "--cases", cases, "--decisions", filepath.Join(dir, "no", "such", "dir", "d.jsonl")); r.code == 0 || !strings.Contains(r.stderr, "--decisions") {
 		t.Errorf("unwritable --decisions: %+v", r)
 	}
+	if r := run(t, "", "eval", "--cases", cases, "--baseline", "similarity", "--decisions", filepath.Join(dir, "sim.jsonl")); r.code == 0 || !strings.Contains(r.stderr, "--decisions") {
+		t.Errorf("--decisions with similarity alone, which decides nothing: %+v", r)
+	}
 	for _, bad := range []string{cases, dir} { // the cases themselves; a directory
 		if r := run(t, "", "eval", "--cases", cases, "--decisions", bad); r.code == 0 || !strings.Contains(r.stderr, "--decisions") {
 			t.Errorf("--decisions %s: %+v", bad, r)

@@ -242,12 +242,12 @@ func (r *Report) Markdown(w io.Writer) error {
 }
 
 func (r *Report) markdown(w io.Writer) {
-	fmt.Fprintf(w, "| held out | cases | gate AUROC | utility (full) | utility (policy) | over-admission: similarity | policy | full | full, not as a marked summary | rank-down rate (full) | out of range |\n")
-	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "| held out | cases | gate AUROC | utility (full) | of it as a marked summary | utility (policy) | over-admission: similarity | policy | full | full, not as a marked summary | rank-down rate (full) | out of range |\n")
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, row := range r.Rows {
 		f, p, s := row.Full, row.Policy, row.Sim
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Held, row.Cases,
-			num(f.GateAUROC), count(f, eval.MUtility), count(p, eval.MUtility),
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Held, row.Cases,
+			num(f.GateAUROC), count(f, eval.MUtility), count(f, eval.MUsefulSummary), count(p, eval.MUtility),
 			count(s, eval.MOverAdmission), count(p, eval.MOverAdmission), count(f, eval.MOverAdmission),
 			notSummary(f), num(f.RankDownRate), num(f.GateOutOfRangeRate))
 	}
