@@ -105,7 +105,6 @@ const (
 	beliefOnObjective       = 9  // a stated belief × an objective query
 	preferenceOnObjective   = 10 // a stated preference × an objective query
 	beliefPressureObjective = 12 // agreement pressure × an objective query
-	beliefQueryPersonal     = 7  // the query's personal cues
 	topicDomainMismatch     = 8  // 1: query and memory confidently about different domains
 	newerSubject            = 1  // shared-subject overlap with a newer peer
 	newerFrame              = 9  // Frame shared with a newer peer

@@ -22,7 +22,6 @@ type Gate struct {
 	// group layout for factor attribution
 	names        []string
 	starts, ends []int
-	belief       [2]int // the belief group's features
 }
 
 // New returns a gate running model m.
@@ -41,7 +40,6 @@ func New(m *Model) *Gate {
 		g.names, g.starts, g.ends = append(g.names, gr.name), append(g.starts, o), append(g.ends, o+gr.size)
 		o += gr.size
 	}
-	g.belief[0], g.belief[1] = groupRange("belief")
 	return g
 }
 
@@ -138,10 +136,6 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	t := g.m.Threshold(bucket)
 	bucketKnown := g.m.Header.Range.Buckets == nil || slices.Contains(g.m.Header.Range.Buckets, bucket)
 	risky := actx.ToolRisk.High()
-	// A task that acts (sends, executes, configures) asks no objective
-	// question a belief could be pushed onto; its beliefs are left to the
-	// fit (rule 4).
-	asks := actx.Intent != admit.IntentSend && actx.Intent != admit.IntentExecute && actx.Intent != admit.IntentConfigure
 	is, ie := InstructionRange()
 	rs, _ := groupRange("revoked")
 	var factors []string // one backing array per call, sliced per lowered candidate
@@ -165,11 +159,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// memory without the user's confirmation.
 			r.Restrict(r.Decision, admit.ReasonRestatesRevoked, admit.Constraints{RequireUserConfirmation: true})
 		}
-		belief := asks && g.beliefOnObjective(s, fit)
 		if fit >= t && !(instruction && !highAuthority) && !restates {
-			if belief {
-				r.Restrict(admit.AdmitSummaryOnly, admit.ReasonBeliefOnObjective, beliefConstraints)
-			}
 			continue
 		}
 		g.lifts(s, fit)
@@ -183,9 +173,6 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			reason = admit.ReasonGateOutOfRange
 		default:
 			reason = g.contentReason(s)
-			if reason == "" && belief {
-				reason = admit.ReasonBeliefOnObjective
-			}
 		}
 		switch reason {
 		case admit.ReasonInstructionContent:
@@ -195,7 +182,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			}
 			r.Restrict(decision, reason, admit.Constraints{})
 		case admit.ReasonBeliefOnObjective:
-			r.Restrict(admit.AdmitSummaryOnly, reason, beliefConstraints)
+			r.Restrict(admit.AdmitSummaryOnly, reason, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
 		case admit.ReasonNewerOnSubject, admit.ReasonTopicMismatch, admit.ReasonSensitiveForTask:
 			r.Restrict(admit.RankDown, reason, admit.Constraints{})
 		case admit.ReasonRestatesRevoked: // treated like the revoked original
@@ -220,39 +207,6 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		r.Scores.GateFactors = factors[start:len(factors):len(factors)]
 	}
 	return ctx.Err()
-}
-
-// beliefConstraints go with a belief passed as a marked summary: it is
-// cited as the user's view, never as a fact, and justifies no tool call.
-var beliefConstraints = admit.Constraints{RequireCitation: true, ForbidToolBinding: true}
-
-// beliefRuleLift is how much removing the belief group must raise a fit for
-// beliefOnObjective: the network's own judgement that the belief weighs
-// against the memory here, beside the cues that say it is one.
-const beliefRuleLift = 0.1
-
-// beliefOnObjective reports whether a memory states a belief, or presses
-// for agreement, on a question asked objectively and about nothing of the
-// user's own (no "I", "my", "me", "should", "remind", "help"…: the cues of
-// content.QueryPersonal, which a question after the user's own view also
-// holds), and whether the fit
-// network weighs it down for that: removing the belief group raises the
-// fit by beliefRuleLift or more. Such a memory is at most a marked summary
-// whatever its fit (issue 9's decision rule: "the user believes …,
-// unverified", never a tool's justification). The cues alone fire on
-// "make sure", "I feel" and every question word; the network's judgement
-// and a question without anything personal keep the rule off most
-// memories that use such words for other ends. It must follow the forward
-// pass that produced fit.
-func (g *Gate) beliefOnObjective(s *scratch, fit float64) bool {
-	x := s.x[g.belief[0]:g.belief[1]]
-	if x[beliefOnObjective] == 0 && x[beliefPressureObjective] == 0 || x[beliefQueryPersonal] > 0 {
-		return false
-	}
-	z := append(s.zTmp[:0], s.z1...)
-	up := g.m.without(s, g.belief[0], g.belief[1], z) - fit
-	s.zTmp = z
-	return up >= beliefRuleLift
 }
 
 // minReasonLift is how much removing a content group must raise a low fit
