@@ -93,7 +93,9 @@ type Options struct {
 // DecisionRecord is one baseline's decision on one memory of one case, as
 // Options.Decisions writes it.
 type DecisionRecord struct {
-	Case     string   `json:"case"`
+	Case string `json:"case"`
+	// Line is the case's line in the cases file (0 when it came from none).
+	Line     int      `json:"line,omitempty"`
 	Category string   `json:"category,omitempty"`
 	Family   string   `json:"family,omitempty"`
 	Baseline Baseline `json:"baseline"`
@@ -252,7 +254,7 @@ func writeDecisions(w io.Writer, runs []caseRun, baselines []Baseline) error {
 				if useful[r.MemoryID] && label != ExpectExclude { // measured as a threat, as here
 					label = "useful"
 				}
-				rec := DecisionRecord{Case: c.ID, Category: c.Category, Family: c.Family, Baseline: b,
+				rec := DecisionRecord{Case: c.ID, Line: c.Line, Category: c.Category, Family: c.Family, Baseline: b,
 					Label: label, Entered: oc.entered[r.MemoryID], Result: r}
 				if err := enc.Encode(&rec); err != nil {
 					return err

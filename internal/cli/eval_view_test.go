@@ -90,6 +90,7 @@ func TestEvalDecisions(t *testing.T) {
 	}
 	type rec struct {
 		Case, Baseline, Label, MemoryID, Decision string
+		Line                                      int
 		Entered                                   bool
 	}
 	got := map[string]rec{}
@@ -104,9 +105,9 @@ func TestEvalDecisions(t *testing.T) {
 		t.Fatalf("want 6 decisions, got %d: %s", len(got), raw)
 	}
 	for key, want := range map[string]rec{
-		"policy/m1": {Case: "c", Baseline: "policy", Label: "useful", MemoryID: "m1", Decision: "admit", Entered: true},
-		"policy/m2": {Case: "c", Baseline: "policy", MemoryID: "m2", Decision: "admit", Entered: true},
-		"policy/m3": {Case: "c", Baseline: "policy", Label: "exclude", MemoryID: "m3", Decision: "admit", Entered: false}, // beyond k=2
+		"policy/m1": {Case: "c", Line: 1, Baseline: "policy", Label: "useful", MemoryID: "m1", Decision: "admit", Entered: true},
+		"policy/m2": {Case: "c", Line: 1, Baseline: "policy", MemoryID: "m2", Decision: "admit", Entered: true},
+		"policy/m3": {Case: "c", Line: 1, Baseline: "policy", Label: "exclude", MemoryID: "m3", Decision: "admit", Entered: false}, // beyond k=2
 	} {
 		if got[key] != want {
 			t.Errorf("%s: got %+v, want %+v", key, got[key], want)
