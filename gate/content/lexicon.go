@@ -33,13 +33,13 @@ var cueWords = map[Cue]string{
 		"disable uninstall kill terminate truncate purge",
 	Secrecy: "secretly quietly covertly silently discreetly unnoticed hidden stealthily",
 	Urgency: "urgent urgently immediately asap critical emergency instantly",
-	Belief: "believe believes believed belief beliefs think thinks thought convinced opinion opinions view views " +
-		"feel feels suspect suspects claim claims claimed insist insists insisted conspiracy hoax myth sure certain " +
+	Belief: "believe believes believed belief beliefs think thinks thought convinced opinion opinions " +
+		"feel feels suspect suspects claimed insist insists insisted conspiracy hoax myth sure certain " +
 		"skeptical sceptical doubt doubts distrust",
 	Preference: "prefer prefers preferred preference preferences like likes liked love loves loved enjoy enjoys enjoyed " +
 		"favorite favourite favorites favourites hate hates dislike dislikes fond rather fan avoid avoids",
 	AgreementPressure: "agree agrees agreeing flatter flattered flattering praise praised compliment compliments validate validated " +
-		"validation reassure reassured genius brilliant right wrong",
+		"validation reassure reassured genius brilliant",
 	Negation:       "not no never none nothing nobody neither nor don't doesn't didn't isn't aren't wasn't weren't won't can't cannot shouldn't",
 	FirstPerson:    "i me my mine myself i'm i've i'd i'll we our us",
 	ThirdPartyUser: "user user's users he she his her him hers they their",
