@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -422,5 +423,24 @@ func TestDecisionRecords(t *testing.T) {
 	}
 	if len(got) != 8 { // four memories × policy and full
 		t.Errorf("%d records, want 8: %v", len(got), got)
+	}
+}
+
+// failingWriter fails every write, as a full disk would.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// Run fails with the writer's error when Options.Decisions cannot be
+// written: records lost silently would pass for a run with no decisions.
+func TestDecisionRecordsWriteError(t *testing.T) {
+	c, err := DecodeCase([]byte(`{"id":"w","query":"apple","context":{"userId":"u","now":"2026-06-11T10:00:00Z"},` +
+		`"memories":[{"id":"m1","text":"apple pie","userId":"u"}],"useful":["m1"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), []Case{c}, Options{Mode: ModeAdmit, Decisions: failingWriter{}})
+	if err == nil || !strings.Contains(err.Error(), "write decisions") || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("Run with a failing decisions writer: %v", err)
 	}
 }

@@ -348,3 +348,43 @@ func TestOpenRefusesNonRegularFiles(t *testing.T) {
 		t.Fatal("a journal was created beside /dev/null")
 	}
 }
+
+// TestReadOnlyLeavesWALFiles pins what docs/migrate.md tells users: a
+// read-only open leaves SQLite's -wal and -shm files beside the store (it
+// cannot remove them), and the next read-write open that closes last
+// removes them.
+func TestReadOnlyLeavesWALFiles(t *testing.T) {
+	s, path := openTemp(t)
+	insert(t, s, mem("m1", "u", "Atlas deploys after the freeze"))
+	s.Close()
+	exist := func() (wal, shm bool) {
+		_, errW := os.Stat(path + "-wal")
+		_, errS := os.Stat(path + "-shm")
+		return errW == nil, errS == nil
+	}
+	if wal, shm := exist(); wal || shm {
+		t.Fatalf("after a read-write close: -wal %v, -shm %v; want neither", wal, shm)
+	}
+	ro, err := OpenWith(ctx, path, OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms, err := ro.Get(ctx, []string{"m1"}, true); err != nil || len(ms) != 1 {
+		t.Fatalf("read-only Get = %d, %v", len(ms), err)
+	}
+	ro.Close()
+	if wal, shm := exist(); !wal || !shm {
+		t.Fatalf("after a read-only open: -wal %v, -shm %v; docs/migrate.md says both stay", wal, shm)
+	}
+	rw, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rw.Get(ctx, []string{"m1"}, true); err != nil {
+		t.Fatal(err)
+	}
+	rw.Close()
+	if wal, shm := exist(); wal || shm {
+		t.Fatalf("after a read-write open closed: -wal %v, -shm %v; docs/migrate.md says both go", wal, shm)
+	}
+}
