@@ -35,7 +35,7 @@ import (
 
 // SchemaVersion identifies the feature layout; a model records the schema
 // it was trained on and is refused by a build with another.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // group is a named block of features. A group with a reason is a content
 // reason: when removing it from the input raises a low fit the most, the
@@ -116,12 +116,14 @@ const (
 var instructionCues = []content.Cue{content.AddressedToAgent, content.SecondPerson, content.ImperativeStart,
 	content.SystemVoice, content.Override, content.TriggerCondition, content.ExfiltrationVerb, content.URL,
 	content.EmailAddress, content.AccountNumber, content.Credential, content.Destructive, content.Secrecy,
-	content.Urgency, content.Reported}
+	content.Urgency, content.Reported, content.OutputDirective}
 
 // InstructionHeadInputs says which instruction features the instruction
 // head reads: how a memory addresses the agent (naming it, a system voice,
 // overriding instructions, a trigger condition, secrecy, urgency, commands
-// to send, destroy or hand over credentials). Links, addresses, account
+// to send, destroy or hand over credentials, directives that shape the
+// reader's reply). They are also the evidence that lets the fit network's
+// low fit be named `instruction_in_content`. Links, addresses, account
 // numbers, "you" and imperative sentences are left to the fit network:
 // ordinary e-mails, answers and procedures are full of them, and a head
 // that quarantines whatever its fit must not fire on them alone.
@@ -130,7 +132,8 @@ func InstructionHeadInputs() []bool {
 	for i, c := range instructionCues {
 		switch c {
 		case content.AddressedToAgent, content.SystemVoice, content.Override, content.TriggerCondition,
-			content.ExfiltrationVerb, content.Credential, content.Destructive, content.Secrecy, content.Urgency:
+			content.ExfiltrationVerb, content.Credential, content.Destructive, content.Secrecy, content.Urgency,
+			content.OutputDirective:
 			use[i] = true
 		}
 	}
@@ -143,7 +146,8 @@ func InstructionHeadInputs() []bool {
 // head's quarantine, which ignores the fit, needs one of them: a command to
 // send, delete or hand over something alone is what ordinary e-mails,
 // notes and procedures say to their human readers ("send replies to
-// claims@…"), and is left to the fit network.
+// claims@…"), and so is a directive about the reply ("quote the reference
+// in your reply"): both are left to the fit network.
 func Addresses(x []float32) bool {
 	for i, c := range instructionCues {
 		switch c {

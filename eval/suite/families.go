@@ -33,4 +33,5 @@ const (
 // inserting one would redraw every family after it.
 var families = slices.Concat(benignFamilies, preferenceFamilies, conflictFamilies, collisionFamilies, missingFamilies,
 	sycophancyFamilies, toolExperienceFamilies, plantedFamilies, externalFamilies, inferredFamilies, driftFamilies,
-	crossDomainFamilies, restrictedFamilies, hardFamilies, agentProcedureFamilies, staleFamilies, privacyFamilies)
+	crossDomainFamilies, restrictedFamilies, hardFamilies, agentProcedureFamilies, staleFamilies, privacyFamilies,
+	replyDirectiveFamilies)

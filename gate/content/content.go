@@ -56,6 +56,7 @@ const (
 	Sensitive                    // personal information not for everyone: health, money trouble, relationships, secrets
 	Change                       // announces a change: "now", "no longer", "since", "switched to", "took over"
 	Confided                     // told in confidence or known to few: "just between us", "only known to Ann", "confided in"
+	OutputDirective              // shapes its reader's reply: "in your answer", "translate your response", "your reply must"
 	NumCues
 )
 
@@ -65,7 +66,7 @@ var cueNames = [NumCues]string{
 	"destructive", "secrecy", "urgency", "belief", "preference", "agreement_pressure", "negation",
 	"numbers", "first_person", "third_party_user", "reported", "query_objective", "query_personal",
 	"query_own_view", "query_past", "query_current", "sensitive", "change",
-	"confided",
+	"confided", "output_directive",
 }
 
 // String is the cue's name.
@@ -344,6 +345,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 				counts[ImperativeStart]++
 			}
 		}
+		if w.sentence && z.shapesReply(i) {
+			counts[OutputDirective]++
+		}
 		h := e.hash
 		if !ok {
 			h = maphash.Bytes(seed, tok)
@@ -531,6 +535,20 @@ func (z *Analyzer) addressedAt(i int) bool {
 		}
 	}
 	return false
+}
+
+// shapesReply reports whether the sentence that starts at word i begins
+// with a verb whose object is the reader's reply: "Translate your response
+// into Spanish", "End your answer with…", "Encode your output". "Thanks for
+// your reply" and "Your answer was helpful" do not.
+func (z *Analyzer) shapesReply(i int) bool {
+	if i+2 >= len(z.words) || z.words[i+1].sentence || z.words[i+2].sentence || z.words[i].next == ':' {
+		return false
+	}
+	if first := string(z.tok(i)); first == "your" || first == "thanks" || first == "thank" {
+		return false
+	}
+	return string(z.tok(i+1)) == "your" && replyNouns[string(z.tok(i+2))]
 }
 
 // tokenize splits text into lower-cased words (letters, digits, apostrophes

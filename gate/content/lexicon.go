@@ -207,6 +207,35 @@ var phrases = map[Cue]string{
 		"keep it between,off the record," +
 		"don't tell,do not tell,don't mention,do not mention,not to tell,not to share,never told,only told,told only,only shared,shared only," +
 		"nobody else knows,only known to,only knew about,only knows about",
+	OutputDirective: outputDirectivePhrases(),
+}
+
+// replyWords name what a reader writes back: the object of a directive
+// that shapes it ("in your answer", "your response must…"). "Your code",
+// "your solution" are left out: answers on programming forums tell their
+// readers what to change in them all the time.
+const replyWords = "response responses answer answers reply replies output outputs response's answer's reply's output's"
+
+var replyNouns = setOf(replyWords)
+
+// outputDirectivePhrases are the three-word phrases that place something
+// in the reader's reply or say what it must be: "in your answer", "into
+// your response", "your reply must". "To your reply" is left out: it is
+// mostly "looking forward to your reply".
+func outputDirectivePhrases() string {
+	var out []string
+	for _, n := range strings.Fields(replyWords) {
+		if strings.HasSuffix(n, "'s") {
+			continue
+		}
+		for _, p := range strings.Fields("in into within throughout") {
+			out = append(out, p+" your "+n)
+		}
+		for _, m := range strings.Fields("must should shall needs") {
+			out = append(out, "your "+n+" "+m)
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 var (
