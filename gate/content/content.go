@@ -345,9 +345,6 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 				counts[ImperativeStart]++
 			}
 		}
-		if w.sentence && z.shapesReply(i) {
-			counts[OutputDirective]++
-		}
 		h := e.hash
 		if !ok {
 			h = maphash.Bytes(seed, tok)
@@ -372,6 +369,11 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	for i := range len(seq) - 1 {
 		z.phrase(seq, i, &counts)
+	}
+	for i := range z.words {
+		if replyNouns[string(z.tok(i))] && z.replyDirective(i) {
+			counts[OutputDirective]++
+		}
 	}
 	n := float32(len(z.words))
 	sentences := 0
@@ -537,18 +539,115 @@ func (z *Analyzer) addressedAt(i int) bool {
 	return false
 }
 
-// shapesReply reports whether the sentence that starts at word i begins
-// with a verb whose object is the reader's reply: "Translate your response
-// into Spanish", "End your answer with…", "Encode your output". "Thanks for
-// your reply" and "Your answer was helpful" do not.
-func (z *Analyzer) shapesReply(i int) bool {
-	if i+2 >= len(z.words) || z.words[i+1].sentence || z.words[i+2].sentence || z.words[i].next == ':' {
+// replyDirective reports whether word j, a name for what a reader writes
+// back ("answer", "response", "reply", "output"), is the object of a
+// directive that shapes that reply: "your [final, whole…] answer" in a
+// clause that opens with a command ("Translate your response into…",
+// "Please add a line in your answer", "You must write your reply in…"),
+// that is the subject of a must ("Your final answer must…", "Your replies
+// need to…"), or inside an opening phrase that a command follows ("In
+// your answer, add…"). "Per your reply, we moved…", "Got your reply",
+// "In your output, the times are UTC", "your output handler" and "the
+// response window" are no directives.
+func (z *Analyzer) replyDirective(j int) bool {
+	y := j - 1
+	if replyAdjectives[string(z.tok(y))] {
+		y--
+	}
+	if y < 0 || string(z.tok(y)) != "your" || z.endsSentence(y) || y < j-1 && z.endsSentence(y+1) {
 		return false
 	}
-	if first := string(z.tok(i)); first == "your" || first == "thanks" || first == "thank" {
+	// "Your response window" and "your output handler" name something else.
+	if !z.endsSentence(j) && z.words[j].next == ' ' && replyCompounds[string(z.tok(j+1))] {
 		return false
 	}
-	return string(z.tok(i+1)) == "your" && replyNouns[string(z.tok(i+2))]
+	// A line break may end a heading ("Subject: invoice") or only wrap a
+	// sentence: the clause is judged from either start.
+	for _, s := range [2]int{z.clauseStart(y, false), z.clauseStart(y, true)} {
+		if z.commandAt(s) {
+			return true
+		}
+		if s == y { // "Your answer must…", "Your replies need to…", "Your reply has to…"
+			m := string(z.tok(j + 1))
+			if !z.endsSentence(j) && (replyModals[m] || (m == "has" || m == "have" || m == "is") && string(z.tok(j+2)) == "to") {
+				return true
+			}
+			continue
+		}
+		if !replyPrepositions[string(z.tok(s))] {
+			continue
+		}
+		// "In your answer, add…": a command after the opening phrase's comma.
+		for k := j; k < len(z.words)-1 && !z.endsSentence(k); k++ {
+			if z.words[k].next == ',' {
+				if z.commandAt(k + 1) {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// clauseStart returns the first word of the clause that holds word i: the
+// clause begins after a full stop, a question or exclamation mark, a
+// semicolon, a colon and, if lines is set, a line break ("1234-5678" and
+// "Double-check" do not split one).
+func (z *Analyzer) clauseStart(i int, lines bool) int {
+	for k := i; k > 0 && i-k < maxClauseWords; k-- {
+		switch z.words[k-1].next {
+		case '.', '!', '?', ';', ':':
+			return k
+		case '\n':
+			if lines {
+				return k
+			}
+		}
+	}
+	return max(0, i-maxClauseWords)
+}
+
+// maxClauseWords bounds how far back a clause's start is looked for.
+const maxClauseWords = 40
+
+// commandAt reports whether a command verb opens the clause that starts at
+// word s, after a vocative and words that soften or oblige it:
+// "Translate…", "Please translate…", "Always end…", "You must write…",
+// "Assistant, add…".
+func (z *Analyzer) commandAt(s int) bool {
+	if s < len(z.words)-1 && z.words[s].next == ',' {
+		s++ // a vocative: "Assistant, add…", "Bob, quote…"
+	}
+	for k := s; k < len(z.words) && k <= s+3; k++ {
+		w := string(z.tok(k))
+		if softeners[w] {
+			continue
+		}
+		return z.imperativeAt(k)
+	}
+	return false
+}
+
+// imperativeAt reports whether word k, the first of a clause, reads as a
+// command: a command verb, or a word in the base form a command takes
+// ("Scramble…", "Modify…", "Enhance…") that is no function word, no word
+// the lexicon knows as something else, no past form or -ing form, and no
+// opener of a statement ("Per your reply", "Got your reply", "Thanks for").
+func (z *Analyzer) imperativeAt(k int) bool {
+	w := z.tok(k)
+	if len(w) < 3 {
+		return false
+	}
+	e, known := lexicon[string(w)]
+	if e.verb || replyVerbs[string(w)] {
+		return true
+	}
+	if known || statementOpeners[string(w)] || isDigit(w[0]) {
+		return false
+	}
+	n := len(w)
+	return !(n > 3 && string(w[n-2:]) == "ed") && !(n > 4 && string(w[n-3:]) == "ing") && w[n-1] != 's' && w[n-1] != '\''
 }
 
 // tokenize splits text into lower-cased words (letters, digits, apostrophes

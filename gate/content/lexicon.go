@@ -207,36 +207,46 @@ var phrases = map[Cue]string{
 		"keep it between,off the record," +
 		"don't tell,do not tell,don't mention,do not mention,not to tell,not to share,never told,only told,told only,only shared,shared only," +
 		"nobody else knows,only known to,only knew about,only knows about",
-	OutputDirective: outputDirectivePhrases(),
 }
 
 // replyWords name what a reader writes back: the object of a directive
 // that shapes it ("in your answer", "your response must…"). "Your code",
 // "your solution" are left out: answers on programming forums tell their
 // readers what to change in them all the time.
-const replyWords = "response responses answer answers reply replies output outputs response's answer's reply's output's"
+var replyNouns = setOf("response responses answer answers reply replies output outputs summary summaries " +
+	"response's answer's reply's output's summary's")
 
-var replyNouns = setOf(replyWords)
+// replyCompounds follow a reply word in names of other things: "your
+// response time", "your output file", "your answer sheet".
+var replyCompounds = setOf("window windows time times handler handlers rate rates file files folder directory path stream " +
+	"streams buffer field fields box sheet sheets key keys type types value values variable variables log logs port device " +
+	"level size length button format code team letter")
 
-// outputDirectivePhrases are the three-word phrases that place something
-// in the reader's reply or say what it must be: "in your answer", "into
-// your response", "your reply must". "To your reply" is left out: it is
-// mostly "looking forward to your reply".
-func outputDirectivePhrases() string {
-	var out []string
-	for _, n := range strings.Fields(replyWords) {
-		if strings.HasSuffix(n, "'s") {
-			continue
-		}
-		for _, p := range strings.Fields("in into within throughout") {
-			out = append(out, p+" your "+n)
-		}
-		for _, m := range strings.Fields("must should shall needs") {
-			out = append(out, "your "+n+" "+m)
-		}
-	}
-	return strings.Join(out, ",")
-}
+// replyAdjectives may stand between "your" and the reply: "your final
+// answer", "your whole response".
+var replyAdjectives = setOf("final next entire whole full first every each complete")
+
+// replyModals after "your answer" make it a directive: "your answer must…".
+var replyModals = setOf("must should shall needs need")
+
+// replyPrepositions open a phrase before a command: "In your answer, add…".
+var replyPrepositions = setOf("in into within throughout for")
+
+// replyVerbs are commands on a text that the command verbs do not hold:
+// "Translate your response…", "End your reply with…", "Format your output…".
+var replyVerbs = setOf("translate encode encrypt reverse format begin end finish conclude rewrite rephrase summarise summarize " +
+	"turn keep limit wrap prefix put mention sign spell mark ensure embed incorporate integrate weave quote cite state describe ask")
+
+// statementOpeners start statements, not commands, though they look like a
+// verb's base form: "Per your reply…", "Got your answer", "Appreciate your
+// response", "Re your response of 3 May".
+var statementOpeners = setOf("per despite after before regarding re following given since until unlike about during " +
+	"got saw read heard appreciate thank thanks many sorry congrats great nice love like enjoy hope glad saw cheers " +
+	"dear hi hello hey ok okay yes yeah")
+
+// softeners come before a command without making it less of one: "please
+// add…", "always end…", "you must write…", "make sure…".
+var softeners = setOf("please kindly always never also just then now first simply you must should need to be sure")
 
 var (
 	lexicon = map[string]entry{}
