@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -148,13 +149,27 @@ threshold) as JSON Lines, to read failures one by one.`,
 			}
 			update, done := e.progress("evaluating")
 			o.Progress = update
+			if testHookEvalProgress != nil {
+				o.Progress = func(n, total int) {
+					testHookEvalProgress(cmd.Context(), n)
+					if update != nil {
+						update(n, total)
+					}
+				}
+			}
 			rep, err := eval.RunReader(cmd.Context(), f, o)
 			done()
 			if werr.err != nil { // the run failed writing, not reading
 				return fmt.Errorf("--decisions %s: %w", decisions, werr.err)
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", cases, err)
+				// An interrupt is no fault of the cases file: say what
+				// happened, and that an earlier --decisions file stands.
+				after := ""
+				if decisions != "" {
+					after = "; --decisions " + decisions + " is unchanged"
+				}
+				return interrupted(cmd.Context(), fmt.Errorf("%s: %w", cases, err), after)
 			}
 			if dtmp != nil {
 				err := errors.Join(dw.Flush(), dtmp.Close())
@@ -192,6 +207,9 @@ threshold) as JSON Lines, to read failures one by one.`,
 	cmd.Flags().StringVar(&serverURL, "server", "", "in search mode, retrieve through this memgate serve (key: $MEMGATE_KEY, an admin's for all users)")
 	return cmd
 }
+
+// testHookEvalProgress, if set, runs each time eval reports a case done.
+var testHookEvalProgress func(ctx context.Context, done int)
 
 func (e *env) suiteCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "suite", Short: "The built-in regression suite"}
