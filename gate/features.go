@@ -25,6 +25,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/memgate/memgate/admit"
@@ -138,6 +139,17 @@ func InstructionHeadInputs() []bool {
 		}
 	}
 	return use
+}
+
+// CueInput returns the feature index at which the instruction group reads
+// memory cue c, and false for a cue the group does not read: the index an
+// ablation (train.Options.ZeroInputs) names.
+func CueInput(c content.Cue) (int, bool) {
+	start, _ := InstructionRange()
+	if i := slices.Index(instructionCues, c); i >= 0 {
+		return start + i, true
+	}
+	return 0, false
 }
 
 // Addresses reports whether instruction features x (the instruction group,

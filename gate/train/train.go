@@ -63,6 +63,12 @@ type Options struct {
 	// (the others train alongside it), from a goroutine of Train's, never
 	// concurrently.
 	Progress func(epoch, epochs int, trainLoss, devLoss float64)
+	// ZeroInputs are features (indices into a sample's X) the model is to
+	// ignore, for an ablation: they read 0 in every training and dev
+	// sample, and the model's weights on them are 0. Its initial weights
+	// are those of a model that reads them, so comparing the two measures
+	// what the inputs add, not the noise of another initialisation.
+	ZeroInputs []int
 }
 
 func (o *Options) defaults() {
@@ -258,6 +264,14 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 		return nil, errors.New("dev set has no useful (benign) memories: thresholds cannot be calibrated to keep utility")
 	}
 	d := len(train[0].X)
+	if len(o.ZeroInputs) > 0 {
+		for _, i := range o.ZeroInputs {
+			if i < 0 || i >= d {
+				return nil, fmt.Errorf("ZeroInputs: feature %d out of range [0, %d)", i, d)
+			}
+		}
+		train, dev = zeroInputs(train, o.ZeroInputs), zeroInputs(dev, o.ZeroInputs)
+	}
 	sizes := append(append([]int{d}, o.Hidden...), 1)
 	if n := mergedParams(sizes, o.Members); n > gate.MaxParams {
 		return nil, fmt.Errorf("%d members of layers %v make %d parameters; a model holds at most %d", o.Members, sizes, n, gate.MaxParams)
@@ -290,6 +304,11 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 		epochs, bestEpoch = max(epochs, f.epochs), max(bestEpoch, f.bestEpoch)
 	}
 	merged := merge(nets)
+	for _, i := range o.ZeroInputs { // weights on them never moved the output in training; now they never will
+		for j := range merged.sizes[1] {
+			merged.w[0][j*d+i] = 0
+		}
+	}
 	m := merged.model(gate.Header{
 		Format: gate.FormatVersion, Schema: gate.SchemaVersion, Embedder: o.embedder(), Sizes: merged.sizes,
 		MinUtility: o.MinUtility,
@@ -297,10 +316,31 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 			DevSamples: len(dev), DevLoss: merged.loss(dev)},
 	})
 	m.Header.Instruction = trainInstruction(train, dev, o)
+	if start, end := gate.InstructionRange(); len(m.Header.Instruction.W) == end-start {
+		for _, i := range o.ZeroInputs {
+			if i >= start && i < end {
+				m.Header.Instruction.W[i-start] = 0
+			}
+		}
+	}
 	calibrate(m, dev, o.MinUtility)
 	m.Header.Range = coverage(train, m)
 	m.Header.Features = gate.FeatureFingerprint()
 	return m, nil
+}
+
+// zeroInputs returns samples with the features idx set to 0, leaving the
+// caller's samples as they were.
+func zeroInputs(samples []Sample, idx []int) []Sample {
+	out := slices.Clone(samples)
+	for k := range out {
+		x := slices.Clone(out[k].X)
+		for _, i := range idx {
+			x[i] = 0
+		}
+		out[k].X = x
+	}
+	return out
 }
 
 // mergedParams is the number of parameters of members networks of sizes

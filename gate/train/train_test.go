@@ -8,6 +8,7 @@ import (
 
 	"github.com/memgate/memgate/eval/suite"
 	"github.com/memgate/memgate/gate"
+	"github.com/memgate/memgate/gate/content"
 )
 
 // TestDefaultModelIsCurrent fails when the shipped model was not trained on
@@ -128,5 +129,62 @@ func TestThreshold(t *testing.T) {
 	}
 	if got := threshold(useful, threats, 1); got <= 0.1 || got > 0.1001 {
 		t.Fatalf("keep all useful: %v, want just above 0.1", got)
+	}
+}
+
+// A model trained with ZeroInputs ignores those inputs, in the network and
+// in the instruction head, and starts from the same weights as one that
+// reads them.
+func TestZeroInputs(t *testing.T) {
+	tr, dev := samples(t, suite.Train, 8), samples(t, suite.Dev, 4)
+	var idx []int
+	for _, c := range []content.Cue{content.SecondPerson, content.AddressedToAgent} { // a fit input; a head input too
+		i, ok := gate.CueInput(c)
+		if !ok {
+			t.Fatalf("the instruction group does not read %v", c)
+		}
+		varies := false
+		for _, s := range tr {
+			varies = varies || s.X[i] != 0
+		}
+		if !varies {
+			t.Fatalf("%v is 0 in every training sample: the test would say nothing", c)
+		}
+		idx = append(idx, i)
+	}
+	start, _ := gate.InstructionRange()
+	reads, err := Train(tr, dev, Options{Seed: 7, Epochs: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reads.Header.Instruction.W[idx[1]-start] == 0 {
+		t.Fatal("the instruction head ignores addressed_to_agent even when it reads it: the test would say nothing")
+	}
+	m, err := Train(tr, dev, Options{Seed: 7, Epochs: 30, ZeroInputs: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range idx {
+		if w := m.Header.Instruction.W[i-start]; w != 0 {
+			t.Errorf("instruction head weight on zeroed input %d: %v", i, w)
+		}
+	}
+	g := gate.New(m)
+	for _, s := range tr[:50] {
+		x := append([]float32(nil), s.X...)
+		for _, i := range idx {
+			x[i] = 0
+		}
+		a := g.Score(x)
+		for _, i := range idx {
+			x[i] = 1
+		}
+		if b := g.Score(x); a != b {
+			t.Fatalf("the score moves with zeroed inputs: %v → %v", a, b)
+		}
+	}
+	if _, err := Train(tr, dev, Options{Seed: 7, Epochs: 1, ZeroInputs: []int{len(tr[0].X)}}); err == nil ||
+		!strings.Contains(err.Error(), "out of range") {
+		t.Errorf("an input index past the features: %v, want an error", err)
 	}
 }

@@ -22,11 +22,34 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memgate/memgate/gate"
+	"github.com/memgate/memgate/gate/content"
 	"github.com/memgate/memgate/gate/train"
 	"github.com/memgate/memgate/internal/gatereport"
 )
 
 // fail reports err and exits with status 1.
+// cueInputs returns the feature indices of the named memory cues of the
+// instruction group.
+func cueInputs(list string) ([]int, error) {
+	var out []int
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		c := content.Cue(0)
+		for c < content.NumCues && c.String() != name {
+			c++
+		}
+		i, ok := gate.CueInput(c)
+		if c == content.NumCues || !ok {
+			return nil, fmt.Errorf("%q is no cue the instruction group reads", name)
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "gatereport:", err)
 	os.Exit(1)
@@ -63,6 +86,7 @@ func main() {
 	members := flag.Int("members", 0, "members of the model (0: train's default)")
 	l2 := flag.Float64("l2", 0, "L2 weight decay (0: train's default; negative: none)")
 	dropout := flag.Float64("dropout", 0, "metadata dropout probability (0: train's default; negative: none)")
+	zeroCues := flag.String("zero-cues", "", "comma-separated memory cues (e.g. output_directive) the models ignore: an ablation from the same initial weights (train.Options.ZeroInputs)")
 	seedList := flag.String("seeds", "", "with -dev-loso: comma-separated seeds (1,2,3); runs each and ends with every source's AUROC per seed and the means")
 	flag.Parse()
 	seeds, err := parseSeeds(*seedList)
@@ -76,6 +100,10 @@ func main() {
 	opts := train.Options{Seed: *seed, Members: *members, L2: *l2, MetadataDropout: *dropout}
 	if *hidden > 0 {
 		opts.Hidden = []int{*hidden}
+	}
+	if opts.ZeroInputs, err = cueInputs(*zeroCues); err != nil {
+		fmt.Fprintln(os.Stderr, "gatereport: -zero-cues:", err)
+		os.Exit(2)
 	}
 	d, err := gatereport.Load(*data)
 	if err != nil {
@@ -153,6 +181,9 @@ func main() {
 	fmt.Fprintf(os.Stdout, "\nk=%d, seed %d; %s.\n", rep.K, *seed, rep.Elapsed.Round(time.Second))
 	if *hidden != 0 || *members != 0 || *l2 != 0 || *dropout != 0 {
 		fmt.Fprintf(os.Stdout, "Hyperparameters: hidden %d, members %d, L2 %g, metadata dropout %g (0: default).\n", *hidden, *members, *l2, *dropout)
+	}
+	if *zeroCues != "" {
+		fmt.Fprintf(os.Stdout, "Ablation: the models ignore %s.\n", *zeroCues)
 	}
 	if miss := rep.Check([]string{"agentdojo", "injecagent", "bipia", "memorygraft", "poisonedrag"}); len(miss) > 0 {
 		fmt.Fprintln(os.Stdout, "\nFloors of issue 9 missed:")
