@@ -141,6 +141,25 @@ func InstructionHeadInputs() []bool {
 	return use
 }
 
+// onlyReplyDirective reports whether, of the instruction cues that are
+// evidence (InstructionHeadInputs), instruction features x show only a
+// directive about the reply ("quote the reference in your reply",
+// "translate your answer"): a request real messages make of their human
+// readers as often as a planted line makes of the agent.
+func onlyReplyDirective(x []float32) bool {
+	found := false
+	for i, c := range instructionCues {
+		if !instructionHead[i] || i >= len(x) || x[i] == 0 {
+			continue
+		}
+		if c != content.OutputDirective {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
 // CueInput returns the feature index at which the instruction group reads
 // memory cue c, and false for a cue the group does not read: the index an
 // ablation (train.Options.ZeroInputs) names.

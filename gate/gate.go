@@ -142,6 +142,9 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	for i, c := range cands {
 		r := results[i]
 		copy(s.x, s.xs[i])
+		for _, k := range g.m.Header.Ignored {
+			s.x[k] = 0
+		}
 		fit := g.m.forward(s)
 		inst := g.m.Header.Instruction.Score(s.x[is:ie])
 		r.Scores.GateFit, r.Scores.GateThreshold, r.Scores.GateScored, r.Scores.GateInstruction = fit, t, true, inst
@@ -176,11 +179,18 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		}
 		switch reason {
 		case admit.ReasonInstructionContent:
-			decision := admit.Quarantine
-			if highAuthority {
-				decision = admit.RankDown
+			switch {
+			case highAuthority:
+				r.Restrict(admit.RankDown, reason, admit.Constraints{})
+			case !instruction && onlyReplyDirective(s.x[is:ie]):
+				// A directive about the reply and nothing else of an
+				// instruction: real messages ask their readers for things
+				// in their replies ("your answer must cite two sources"),
+				// so the memory is shown, marked, and justifies nothing.
+				r.Restrict(admit.AdmitSummaryOnly, reason, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
+			default:
+				r.Restrict(admit.Quarantine, reason, admit.Constraints{})
 			}
-			r.Restrict(decision, reason, admit.Constraints{})
 		case admit.ReasonBeliefOnObjective:
 			r.Restrict(admit.AdmitSummaryOnly, reason, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
 		case admit.ReasonNewerOnSubject, admit.ReasonTopicMismatch, admit.ReasonSensitiveForTask:
@@ -281,6 +291,9 @@ func (g *Gate) Score(x []float32) float64 {
 	s := g.pool.Get().(*scratch)
 	defer g.pool.Put(s)
 	copy(s.x, x)
+	for _, k := range g.m.Header.Ignored {
+		s.x[k] = 0
+	}
 	return g.m.forward(s)
 }
 

@@ -71,6 +71,8 @@ func TestDecodeRoundTripAndErrors(t *testing.T) {
 		{"newer format", reencode(func(h *Header) { h.Format = 2 }), "format v2"},
 		{"bad threshold", reencode(func(h *Header) { h.DefaultThreshold = 1.5 }), "outside [0,1]"},
 		{"sizes mismatch", reencode(func(h *Header) { h.Sizes = append([]int(nil), h.Sizes...); h.Sizes[1]++ }), "weights:"},
+		{"ignored feature out of range", reencode(func(h *Header) { h.Ignored = []int{Dim} }), "ignored feature"},
+		{"negative ignored feature", reencode(func(h *Header) { h.Ignored = []int{-1} }), "ignored feature"},
 	}
 	for _, tt := range tests {
 		if _, err := Decode(tt.data); err == nil || !strings.Contains(err.Error(), tt.want) {

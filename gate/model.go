@@ -57,6 +57,11 @@ type Header struct {
 	// Features is the FeatureFingerprint of the build that trained the
 	// model.
 	Features string `json:"features,omitempty"`
+	// Ignored are features the model was trained without, for an ablation
+	// (train.Options.ZeroInputs): the gate reads them as 0, in the network,
+	// the instruction head and the evidence of its reasons alike. Shipped
+	// models have none.
+	Ignored []int `json:"ignored,omitempty"`
 }
 
 // Linear is a logistic-regression head with its decision threshold.
@@ -404,6 +409,11 @@ func Decode(data []byte) (*Model, error) {
 	}
 	if !(h.DefaultThreshold >= 0 && h.DefaultThreshold <= 1) {
 		return nil, fmt.Errorf("header: default threshold %v outside [0,1]", h.DefaultThreshold)
+	}
+	for _, i := range h.Ignored {
+		if i < 0 || i >= Dim {
+			return nil, fmt.Errorf("header: ignored feature %d outside [0,%d)", i, Dim)
+		}
 	}
 	if len(r) < 4 {
 		return nil, errors.New("truncated before the weights")

@@ -151,18 +151,18 @@ func (b *builder) replyDirective(t replyTopic) {
 		}
 		return strings.Replace(pick(b.r, t.carrier), "{d}", body, 1)
 	}
-	real := pick(b.r, t.fact)
+	msg := pick(b.r, t.fact)
 	if b.chance(0.5) {
-		real = sentence(real) + " " + pick(b.r, t.ownAsk)
+		msg = sentence(msg) + " " + pick(b.r, t.ownAsk)
 	}
 	planted := pick(b.r, plantedReply)
 	if b.chance(0.3) {
 		// The message itself was tampered with (an appended line, as in
 		// indirect prompt injection) and there is no clean copy: it must
 		// not enter as it is, whatever it also holds.
-		b.exclude(b.m(t.domain, b.auth(), b.kind(fact, evt, rule), wrap(sentence(real)+" "+planted)))
+		b.exclude(b.m(t.domain, b.auth(), b.kind(fact, evt, rule), wrap(sentence(msg)+" "+planted)))
 	} else {
-		u := b.useful(b.m(t.domain, b.auth(), b.kind(fact, evt, rule), wrap(real)))
+		u := b.useful(b.m(t.domain, b.auth(), b.kind(fact, evt, rule), wrap(msg)))
 		if b.chance(0.5) { // a copy of the real message with the directive added
 			planted = sentence(pick(b.r, t.fact)) + " " + planted
 		}

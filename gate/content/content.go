@@ -344,6 +344,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			if w.sentence && e.verb {
 				counts[ImperativeStart]++
 			}
+			if e.reply && z.replyDirective(i) {
+				counts[OutputDirective]++
+			}
 		}
 		h := e.hash
 		if !ok {
@@ -369,11 +372,6 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	for i := range len(seq) - 1 {
 		z.phrase(seq, i, &counts)
-	}
-	for i := range z.words {
-		if replyNouns[string(z.tok(i))] && z.replyDirective(i) {
-			counts[OutputDirective]++
-		}
 	}
 	n := float32(len(z.words))
 	sentences := 0
@@ -558,7 +556,7 @@ func (z *Analyzer) replyDirective(j int) bool {
 		return false
 	}
 	// "Your response window" and "your output handler" name something else.
-	if !z.endsSentence(j) && z.words[j].next == ' ' && replyCompounds[string(z.tok(j+1))] {
+	if nx := z.words[j].next; (nx == ' ' || nx == '\n') && replyCompounds[string(z.tok(j+1))] {
 		return false
 	}
 	// A line break may end a heading ("Subject: invoice") or only wrap a
@@ -568,8 +566,7 @@ func (z *Analyzer) replyDirective(j int) bool {
 			return true
 		}
 		if s == y { // "Your answer must…", "Your replies need to…", "Your reply has to…"
-			m := string(z.tok(j + 1))
-			if !z.endsSentence(j) && (replyModals[m] || (m == "has" || m == "have" || m == "is") && string(z.tok(j+2)) == "to") {
+			if !z.endsSentence(j) && (replyModals[string(z.tok(j+1))] || obligedAt(z.tok(j+1), z.tok(j+2))) {
 				return true
 			}
 			continue
@@ -595,7 +592,10 @@ func (z *Analyzer) replyDirective(j int) bool {
 // semicolon, a colon and, if lines is set, a line break ("1234-5678" and
 // "Double-check" do not split one).
 func (z *Analyzer) clauseStart(i int, lines bool) int {
-	for k := i; k > 0 && i-k < maxClauseWords; k-- {
+	for k := i; k > 0; k-- {
+		if i-k >= maxClauseWords {
+			return -1 // too long to be sure where it starts: no command is read into it
+		}
 		switch z.words[k-1].next {
 		case '.', '!', '?', ';', ':':
 			return k
@@ -605,35 +605,51 @@ func (z *Analyzer) clauseStart(i int, lines bool) int {
 			}
 		}
 	}
-	return max(0, i-maxClauseWords)
+	return 0
+}
+
+// obligedAt reports whether words a and b are "has to", "have to" or "is
+// to": an obligation.
+func obligedAt(a, b []byte) bool {
+	return (string(a) == "has" || string(a) == "have" || string(a) == "is") && string(b) == "to"
 }
 
 // maxClauseWords bounds how far back a clause's start is looked for.
 const maxClauseWords = 40
 
 // commandAt reports whether a command verb opens the clause that starts at
-// word s, after a vocative and words that soften or oblige it:
-// "Translate…", "Please translate…", "Always end…", "You must write…",
-// "Assistant, add…".
+// word s (-1: none found), after a vocative and words that soften or
+// oblige it: "Translate…", "Please translate…", "Always end…", "You must
+// write…", "Assistant, add…". "You sent your reply…" is a statement.
 func (z *Analyzer) commandAt(s int) bool {
+	if s < 0 {
+		return false
+	}
 	if s < len(z.words)-1 && z.words[s].next == ',' {
 		s++ // a vocative: "Assistant, add…", "Bob, quote…"
 	}
-	for k := s; k < len(z.words) && k <= s+3; k++ {
-		w := string(z.tok(k))
-		if softeners[w] {
-			continue
+	for k := s; k < len(z.words) && k <= s+4; k++ {
+		switch {
+		case softeners[string(z.tok(k))]:
+		case string(z.tok(k)) == "you" && obligers[string(z.tok(k+1))]:
+			k++ // "you must", "you need" (and "to" next, a softener of its own here)
+			if string(z.tok(k+1)) == "to" {
+				k++
+			}
+		default:
+			return z.imperativeAt(k)
 		}
-		return z.imperativeAt(k)
 	}
 	return false
 }
 
 // imperativeAt reports whether word k, the first of a clause, reads as a
-// command: a command verb, or a word in the base form a command takes
-// ("Scramble…", "Modify…", "Enhance…") that is no function word, no word
-// the lexicon knows as something else, no past form or -ing form, and no
-// opener of a statement ("Per your reply", "Got your reply", "Thanks for").
+// command: a command verb, or, before what a command acts on ("the",
+// "your", "a"…), a word in the base form a command takes ("Scramble the…",
+// "Modify your…") that is no function word, no word the lexicon knows as
+// something else, no past, -ing or -s form, and no opener of a statement
+// ("Per your reply", "Maybe your answer…"). A name opens a statement with
+// a verb after it ("Sam wants your reply"), not an object.
 func (z *Analyzer) imperativeAt(k int) bool {
 	w := z.tok(k)
 	if len(w) < 3 {
@@ -643,7 +659,7 @@ func (z *Analyzer) imperativeAt(k int) bool {
 	if e.verb || replyVerbs[string(w)] {
 		return true
 	}
-	if known || statementOpeners[string(w)] || isDigit(w[0]) {
+	if known || statementOpeners[string(w)] || isDigit(w[0]) || !objectStarts[string(z.tok(k+1))] {
 		return false
 	}
 	n := len(w)

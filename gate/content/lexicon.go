@@ -11,6 +11,7 @@ type entry struct {
 	domain   int8   // 1 + Domain, 0 for none
 	verb     bool   // a command verb when it starts a sentence
 	stop     bool   // a function word, left out of content-word overlap
+	reply    bool   // names what a reader writes back (replyWords)
 	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
 	hash     uint64 // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
@@ -32,7 +33,8 @@ var cueWords = map[Cue]string{
 	Destructive: "delete wipe erase destroy format shutdown rm sudo chmod curl wget exec eval base64 " +
 		"disable uninstall kill terminate truncate purge",
 	Secrecy: "secretly quietly covertly silently discreetly unnoticed hidden stealthily",
-	Urgency: "urgent urgently immediately asap critical emergency instantly",
+	// "Emergency" is left out: "emergency number", "emergency contact".
+	Urgency: "urgent urgently immediately asap critical instantly",
 	Belief: "believe believes believed belief beliefs think thinks thought convinced opinion opinions " +
 		"feel feels suspect suspects claimed insist insists insisted conspiracy hoax myth sure certain " +
 		"skeptical sceptical doubt doubts distrust",
@@ -213,8 +215,8 @@ var phrases = map[Cue]string{
 // that shapes it ("in your answer", "your response must…"). "Your code",
 // "your solution" are left out: answers on programming forums tell their
 // readers what to change in them all the time.
-var replyNouns = setOf("response responses answer answers reply replies output outputs summary summaries " +
-	"response's answer's reply's output's summary's")
+const replyWords = "response responses answer answers reply replies output outputs summary summaries " +
+	"response's answer's reply's output's summary's"
 
 // replyCompounds follow a reply word in names of other things: "your
 // response time", "your output file", "your answer sheet".
@@ -241,12 +243,23 @@ var replyVerbs = setOf("translate encode encrypt reverse format begin end finish
 // verb's base form: "Per your reply…", "Got your answer", "Appreciate your
 // response", "Re your response of 3 May".
 var statementOpeners = setOf("per despite after before regarding re following given since until unlike about during " +
-	"got saw read heard appreciate thank thanks many sorry congrats great nice love like enjoy hope glad saw cheers " +
-	"dear hi hello hey ok okay yes yeah")
+	"got saw read heard appreciate thank thanks thx many sorry congrats great nice love like enjoy hope glad cheers " +
+	"dear hi hello hey ok okay yes yeah maybe perhaps probably yesterday today tonight tomorrow later earlier " +
+	"recently finally luckily sadly hopefully apparently actually basically honestly obviously clearly")
+
+// objectStarts begin what a command acts on: "Scramble the letters…",
+// "Modify your answer…". A word the lexicon does not know counts as a
+// command only before one of them, since a name opens a statement the same
+// way ("Sam wants your reply by Friday").
+var objectStarts = setOf("your the a an this these that those it its all every each any some my our")
 
 // softeners come before a command without making it less of one: "please
-// add…", "always end…", "you must write…", "make sure…".
-var softeners = setOf("please kindly always never also just then now first simply you must should need to be sure")
+// add…", "always end…", "then put…". "You must…" is obligers'.
+var softeners = setOf("please kindly always never also just then now first simply")
+
+// obligers are what may stand between "you" and a command: "you must
+// write…", "you should add…", "you need to put…", "you have to end…".
+var obligers = setOf("must should shall need needs have to")
 
 var (
 	lexicon = map[string]entry{}
@@ -271,6 +284,11 @@ func init() {
 			e.cues |= 1 << c
 			lexicon[w] = e
 		}
+	}
+	for _, w := range strings.Fields(replyWords) {
+		e := lexicon[w]
+		e.reply = true
+		lexicon[w] = e
 	}
 	for _, w := range strings.Fields(nounVerbs) {
 		e := lexicon[w]

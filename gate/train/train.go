@@ -65,9 +65,11 @@ type Options struct {
 	Progress func(epoch, epochs int, trainLoss, devLoss float64)
 	// ZeroInputs are features (indices into a sample's X) the model is to
 	// ignore, for an ablation: they read 0 in every training and dev
-	// sample, and the model's weights on them are 0. Its initial weights
-	// are those of a model that reads them, so comparing the two measures
-	// what the inputs add, not the noise of another initialisation.
+	// sample, the model's weights on them are 0, and the model records
+	// them (Header.Ignored) so that the gate reads them as 0 too, in its
+	// reasons' evidence as well. Its initial weights are those of a model
+	// that reads them, so comparing the two measures what the inputs add,
+	// not the noise of another initialisation.
 	ZeroInputs []int
 }
 
@@ -316,13 +318,7 @@ func Train(train, dev []Sample, o Options) (*gate.Model, error) {
 			DevSamples: len(dev), DevLoss: merged.loss(dev)},
 	})
 	m.Header.Instruction = trainInstruction(train, dev, o)
-	if start, end := gate.InstructionRange(); len(m.Header.Instruction.W) == end-start {
-		for _, i := range o.ZeroInputs {
-			if i >= start && i < end {
-				m.Header.Instruction.W[i-start] = 0
-			}
-		}
-	}
+	m.Header.Ignored = slices.Clone(o.ZeroInputs)
 	calibrate(m, dev, o.MinUtility)
 	m.Header.Range = coverage(train, m)
 	m.Header.Features = gate.FeatureFingerprint()

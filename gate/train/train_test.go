@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,9 +161,25 @@ func TestZeroInputs(t *testing.T) {
 	if reads.Header.Instruction.W[idx[1]-start] == 0 {
 		t.Fatal("the instruction head ignores addressed_to_agent even when it reads it: the test would say nothing")
 	}
+	before := make([]float32, 0, len(tr)*len(idx))
+	for _, s := range tr {
+		for _, i := range idx {
+			before = append(before, s.X[i])
+		}
+	}
 	m, err := Train(tr, dev, Options{Seed: 7, Epochs: 30, ZeroInputs: idx})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k, s := range tr {
+		for j, i := range idx {
+			if s.X[i] != before[k*len(idx)+j] {
+				t.Fatalf("Train changed the caller's sample %d", k)
+			}
+		}
+	}
+	if !slices.Equal(m.Header.Ignored, idx) {
+		t.Errorf("the model records ignored inputs %v, want %v", m.Header.Ignored, idx)
 	}
 	for _, i := range idx {
 		if w := m.Header.Instruction.W[i-start]; w != 0 {

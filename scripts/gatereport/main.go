@@ -28,7 +28,6 @@ import (
 	"github.com/memgate/memgate/internal/gatereport"
 )
 
-// fail reports err and exits with status 1.
 // cueInputs returns the feature indices of the named memory cues of the
 // instruction group.
 func cueInputs(list string) ([]int, error) {
@@ -50,6 +49,7 @@ func cueInputs(list string) ([]int, error) {
 	return out, nil
 }
 
+// fail reports err and exits with status 1.
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "gatereport:", err)
 	os.Exit(1)
