@@ -587,10 +587,11 @@ func (z *Analyzer) replyDirective(j int) bool {
 	return false
 }
 
-// clauseStart returns the first word of the clause that holds word i: the
-// clause begins after a full stop, a question or exclamation mark, a
-// semicolon, a colon and, if lines is set, a line break ("1234-5678" and
-// "Double-check" do not split one).
+// clauseStart returns the first word of the clause that holds word i, or
+// -1 when none lies within maxClauseWords before it: the clause begins
+// after a full stop, a question or exclamation mark, a semicolon, a colon
+// and, if lines is set, a line break ("1234-5678" and "Double-check" do not
+// split one).
 func (z *Analyzer) clauseStart(i int, lines bool) int {
 	for k := i; k > 0; k-- {
 		if i-k >= maxClauseWords {
