@@ -48,6 +48,7 @@ echo "-- streamable HTTP: memgate serve, /mcp"
 db="$tmp/http.db"
 key=$(store "$db")
 [ -n "$key" ] || { echo "no key"; exit 1; }
+: >"$tmp/serve.log" # made before the server starts: the loop below may read it before the server's shell has opened it
 "$bin" --db "$db" serve --addr 127.0.0.1:0 2>"$tmp/serve.log" &
 server_pid=$!
 addr=""

@@ -98,7 +98,8 @@ trap 'exit 130' INT TERM
 wait_addr() {
   local i addr
   for i in $(seq 1 600); do
-    addr=$(sed -n "s|.*$2 http://\([0-9.:]*\).*|\1|p" "$1" | head -1)
+    # The log may not exist yet: the server's shell opens it after the fork.
+    addr=$(sed -n "s|.*$2 http://\([0-9.:]*\).*|\1|p" "$1" 2>/dev/null | head -1 || true)
     if [ -n "$addr" ]; then echo "$addr"; return 0; fi
     kill -0 "$3" 2>/dev/null || { cat "$1" >&2; return 1; }
     sleep 0.2
