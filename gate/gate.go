@@ -143,7 +143,9 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		r := results[i]
 		copy(s.x, s.xs[i])
 		for _, k := range g.m.Header.Ignored {
-			s.x[k] = 0
+			if k >= 0 && k < len(s.x) { // Decode checks them; a hand-built model may not
+				s.x[k] = 0
+			}
 		}
 		fit := g.m.forward(s)
 		inst := g.m.Header.Instruction.Score(s.x[is:ie])
@@ -292,7 +294,9 @@ func (g *Gate) Score(x []float32) float64 {
 	defer g.pool.Put(s)
 	copy(s.x, x)
 	for _, k := range g.m.Header.Ignored {
-		s.x[k] = 0
+		if k >= 0 && k < len(s.x) {
+			s.x[k] = 0
+		}
 	}
 	return g.m.forward(s)
 }
