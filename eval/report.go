@@ -464,14 +464,7 @@ func StaleCounts(committed, fresh *Report) []string {
 // holds compares as empty.
 func staleGroups(out []string, prefix string, committed, fresh map[string]*Metrics,
 	compare func(out []string, what string, c, f *Metrics) []string) []string {
-	keys := slices.Sorted(maps.Keys(fresh))
-	for k := range committed {
-		if fresh[k] == nil {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range unionKeys(committed, fresh) {
 		c, f := committed[k], fresh[k]
 		if c == nil {
 			c = &Metrics{}
@@ -490,17 +483,22 @@ func staleMetrics(out []string, what string, committed, fresh *Metrics) []string
 	if committed.Cases != fresh.Cases {
 		out = append(out, fmt.Sprintf("%s cases: committed %d, fresh %d", what, committed.Cases, fresh.Cases))
 	}
-	names := slices.Sorted(maps.Keys(fresh.Counts))
-	for name := range committed.Counts {
-		if _, ok := fresh.Counts[name]; !ok {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range unionKeys(committed.Counts, fresh.Counts) {
 		if got, want := committed.Counts[name], fresh.Counts[name]; got != want {
 			out = append(out, fmt.Sprintf("%s %s: committed %d/%d, fresh %d/%d", what, name, got.Num, got.Den, want.Num, want.Den))
 		}
 	}
 	return out
+}
+
+// unionKeys returns the keys of a and b, sorted, each once.
+func unionKeys[V any](a, b map[string]V) []string {
+	keys := slices.Collect(maps.Keys(a))
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
