@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 const evalChildEnv = "MEMGATE_EVAL_CHILD"
@@ -18,21 +13,16 @@ const evalChildEnv = "MEMGATE_EVAL_CHILD"
 // TestEvalChild is the process TestEvalInterrupted signals; it runs only
 // as that test's child.
 func TestEvalChild(t *testing.T) {
-	args := os.Getenv(evalChildEnv)
-	if args == "" {
+	args := childArgs(evalChildEnv)
+	if args == nil {
 		t.Skip("a child of TestEvalInterrupted")
 	}
 	testHookEvalProgress = func(ctx context.Context, done int) {
-		if done != 2 {
-			return
-		}
-		syscall.Kill(os.Getpid(), syscall.SIGTERM)
-		select {
-		case <-ctx.Done():
-		case <-time.After(30 * time.Second):
+		if done == 2 {
+			interruptSelf(ctx, false)
 		}
 	}
-	os.Exit(Main(strings.Split(args, "\n"), os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(Main(args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // An eval stopped by SIGTERM or Ctrl-C says it was interrupted, not that
@@ -48,16 +38,7 @@ func TestEvalInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestEvalChild$")
-	cmd.Env = append(os.Environ(), evalChildEnv+"="+strings.Join([]string{"eval", "--cases", cases, "--decisions", decisions}, "\n"))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("interrupted eval: %v, want exit status 1\n%s", err, stderr.String())
-	}
-	msg := stderr.String()
+	msg := runInterruptedChild(t, "TestEvalChild", evalChildEnv, []string{"eval", "--cases", cases, "--decisions", decisions})
 	for _, want := range []string{"interrupted", "--decisions " + decisions + " is unchanged"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, msg)

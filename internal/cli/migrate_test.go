@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -10,10 +9,8 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -402,25 +399,16 @@ const (
 // TestMigrateInterrupted: it sends itself SIGTERM after the second record
 // and waits for the command to notice.
 func TestMigrateChild(t *testing.T) {
-	args := os.Getenv(migrateChildEnv)
-	if args == "" {
+	args := childArgs(migrateChildEnv)
+	if args == nil {
 		t.Skip("a child of TestMigrateInterrupted")
 	}
 	testHookRecord = func(ctx context.Context, n int) {
-		if n != 2 {
-			return
-		}
-		syscall.Kill(os.Getpid(), syscall.SIGTERM)
-		if os.Getenv(migrateTwiceEnv) != "" { // as GNU timeout does: the process, then its group
-			time.Sleep(10 * time.Millisecond)
-			syscall.Kill(os.Getpid(), syscall.SIGTERM)
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(30 * time.Second):
+		if n == 2 {
+			interruptSelf(ctx, os.Getenv(migrateTwiceEnv) != "")
 		}
 	}
-	os.Exit(Main(strings.Split(args, "\n"), os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(Main(args, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // A migrate stopped by SIGTERM (a service manager, a deploy, a Ctrl-C)
@@ -438,21 +426,14 @@ func migrateInterrupted(t *testing.T, twice bool) {
 	dir := t.TempDir()
 	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
 	fillForMigrate(t, src)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMigrateChild$")
-	cmd.Env = append(os.Environ(), migrateChildEnv+"="+strings.Join([]string{"migrate", "--from", src, "--to", dst}, "\n"))
+	var extra []string
 	if twice {
-		cmd.Env = append(cmd.Env, migrateTwiceEnv+"=1")
+		extra = append(extra, migrateTwiceEnv+"=1")
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("interrupted migrate: %v, want exit status 1\n%s", err, stderr.String())
-	}
+	stderr := runInterruptedChild(t, "TestMigrateChild", migrateChildEnv, []string{"migrate", "--from", src, "--to", dst}, extra...)
 	for _, want := range []string{"interrupted", "nothing was written to " + dst} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}
 	}
 	assertNoStoreFiles(t, dst)
