@@ -9,9 +9,8 @@ import (
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/internal/benchstats"
-	"github.com/memgate/memgate/memory"
-
 	"github.com/memgate/memgate/internal/synthtext"
+	"github.com/memgate/memgate/memory"
 )
 
 // synth makes n realistic-length memories for one user from a fixed
