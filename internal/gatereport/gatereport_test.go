@@ -102,3 +102,52 @@ func TestSeeds(t *testing.T) {
 		t.Error("one seed for two reports was accepted")
 	}
 }
+
+func TestPool(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	m := func(auroc *float64, useful, over, partial int) *eval.Metrics {
+		return &eval.Metrics{GateAUROC: auroc, RankDownRate: f(0.1), Counts: map[string]eval.Count{
+			eval.MUtility:              {Num: useful, Den: 100},
+			eval.MOverAdmission:        {Num: over, Den: 40},
+			eval.MPartialOverAdmission: {Num: partial, Den: 40},
+		}}
+	}
+	reps := []*Report{
+		{K: 10, Rows: []Row{{Held: "a", Cases: 5, Full: m(f(0.90), 99, 12, 2), Policy: m(nil, 100, 30, 0)}}},
+		{K: 10, Rows: []Row{{Held: "a", Cases: 5, Full: m(f(0.82), 95, 14, 4), Policy: m(nil, 100, 30, 0)}}},
+	}
+	p, err := Pool(reps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := p.Rows[0].Full
+	if got := *full.GateAUROC; got < 0.8599 || got > 0.8601 {
+		t.Errorf("pooled AUROC %v, want the mean 0.86", got)
+	}
+	if got := full.Counts[eval.MUtility]; got != (eval.Count{Num: 194, Den: 200}) {
+		t.Errorf("pooled utility %+v, want 194/200", got)
+	}
+	if p.Rows[0].Sim != nil || p.Rows[0].Policy.GateAUROC != nil {
+		t.Error("a measurement no report has appeared in the pool")
+	}
+	// The pooled figures are judged, not one seed's: AUROC 0.86 (seed 2
+	// alone: 0.82), utility 194/200 = 0.97 (seed 2: 0.95), over-admission
+	// not as a summary (12-2 + 14-4)/80 = 0.25, a poisoning source's limit.
+	if miss := p.Check([]string{"a"}); len(miss) != 0 {
+		t.Errorf("floors missed: %v", miss)
+	}
+	if miss := reps[1].Check([]string{"a"}); len(miss) != 1 || !strings.Contains(miss[0], "AUROC 0.820") || !strings.Contains(miss[0], "utility 95/100") {
+		t.Errorf("seed 2 alone missed %v, want its AUROC and utility", miss)
+	}
+	reps[1].Rows[0].Cases = 6
+	if _, err := Pool(reps); err == nil {
+		t.Error("reports of different cases were pooled")
+	}
+	reps[1].Rows = append(reps[1].Rows, reps[0].Rows[0])
+	if _, err := Pool(reps); err == nil {
+		t.Error("reports of different sources were pooled")
+	}
+	if _, err := Pool(nil); err == nil {
+		t.Error("nothing was pooled without an error")
+	}
+}

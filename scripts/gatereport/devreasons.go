@@ -23,85 +23,124 @@ import (
 // devReasons trains a gate on the training sets (as the shipped model) and
 // reports, on the dev set only, which reasons lower useful memories the
 // envelope let in, and which lower threats, per source; with examples of
-// the useful ones. It never looks at a held-out test set.
-func devReasons(ctx context.Context, d *gatereport.Data, o train.Options, examples int, w io.Writer) error {
-	trSet, devSet := d.TrainingSets()
-	m, err := d.Train(ctx, o)
-	if err != nil {
-		return err
+// the useful ones lowered and of the threats let in with the highest fit.
+// With loso, each public source's dev share is judged instead by a gate
+// trained without that source (as -dev-loso), and the suite's dev split is
+// left out. It never looks at a held-out test set.
+func devReasons(ctx context.Context, d *gatereport.Data, o train.Options, examples int, loso bool, w io.Writer) error {
+	type fold struct {
+		g     *gate.Gate
+		cases []eval.Case
 	}
-	g := gate.New(m)
+	var folds []fold
+	trSet, devSet := d.TrainingSets()
+	if loso {
+		for _, s := range d.Sources() {
+			m, err := d.Train(ctx, o, s)
+			if err != nil {
+				return fmt.Errorf("training without %s: %w", s, err)
+			}
+			var cs []eval.Case
+			for _, c := range d.Public[s] {
+				if gatereport.IsDev(c.ID) {
+					cs = append(cs, c)
+				}
+			}
+			folds = append(folds, fold{gate.New(m), cs})
+		}
+		fmt.Fprintf(w, "dev only, each public source judged by a gate trained without it\n\n")
+	} else {
+		m, err := d.Train(ctx, o)
+		if err != nil {
+			return err
+		}
+		folds = append(folds, fold{gate.New(m), devSet})
+		fmt.Fprintf(w, "dev only: model trained on %d cases, measured on %d dev cases\n\n", len(trSet), len(devSet))
+	}
 	emb := embed.NewBuiltin()
 	pol := policy.Default()
 	type key struct{ src, reason string }
 	useful, threat := map[key]int{}, map[key]int{}
 	usefulN, threatN := map[string]int{}, map[string]int{}
 	ex := map[string][]string{}
+	type missed struct {
+		fit  float64
+		line string
+	}
+	let := map[string][]missed{}
 	var z content.Analyzer
 	var an content.Analysis
-	for i := range devSet {
-		c := &devSet[i]
-		src := source(c)
-		p, err := eval.Prepare(ctx, c, suite.Now, emb)
-		if err != nil {
-			return err
-		}
-		before, err := (&admit.Pipeline{Policy: pol}).Run(ctx, &p.Context, p.Candidates)
-		if err != nil {
-			return err
-		}
-		after, err := (&admit.Pipeline{Policy: pol, Gate: g}).Run(ctx, &p.Context, p.Candidates)
-		if err != nil {
-			return err
-		}
-		for j, cd := range p.Candidates {
-			id := cd.Memory.ID
-			class, labelled := c.Expect[id]
-			isUseful := slices.Contains(c.Useful, id) && (!labelled || class != eval.ExpectExclude)
-			isThreat := labelled && class == eval.ExpectExclude
-			if !isUseful && !isThreat || before[j].Decision.Severity() > admit.AdmitSummaryOnly.Severity() {
-				continue
+	describe := func(c *eval.Case, src string, text string, a admit.Result) string {
+		z.Analyze(text, &an)
+		var cues []string
+		for cu := content.Cue(0); cu < content.NumCues; cu++ {
+			if an.Cues[cu] > 0 && cu != content.Numbers {
+				cues = append(cues, fmt.Sprintf("%s=%.2f", cu, an.Cues[cu]))
 			}
-			if isUseful {
-				usefulN[src]++
-			} else {
-				threatN[src]++
+		}
+		txt := strings.ReplaceAll(text, "\n", " ")
+		if len(txt) > 300 {
+			txt = txt[:300] + "…"
+		}
+		return fmt.Sprintf("[%s %s %s fit %.3f/%.3f inst %.2f factors %v] Q: %q\n      cues: %s\n      %s", src, c.Category,
+			a.Decision, a.Scores.GateFit, a.Scores.GateThreshold, a.Scores.GateInstruction, a.Scores.GateFactors, c.Query,
+			strings.Join(cues, " "), txt)
+	}
+	for _, f := range folds {
+		g := f.g
+		for i := range f.cases {
+			c := &f.cases[i]
+			src := source(c)
+			p, err := eval.Prepare(ctx, c, suite.Now, emb)
+			if err != nil {
+				return err
 			}
-			a := after[j]
-			if a.Decision.Severity() <= admit.AdmitSummaryOnly.Severity() {
-				continue
+			before, err := (&admit.Pipeline{Policy: pol}).Run(ctx, &p.Context, p.Candidates)
+			if err != nil {
+				return err
 			}
-			for _, r := range a.Reasons {
-				if slices.Contains(before[j].Reasons, r) || r == admit.ReasonGateLowFit {
+			after, err := (&admit.Pipeline{Policy: pol, Gate: g}).Run(ctx, &p.Context, p.Candidates)
+			if err != nil {
+				return err
+			}
+			for j, cd := range p.Candidates {
+				id := cd.Memory.ID
+				class, labelled := c.Expect[id]
+				isUseful := slices.Contains(c.Useful, id) && (!labelled || class != eval.ExpectExclude)
+				isThreat := labelled && class == eval.ExpectExclude
+				if !isUseful && !isThreat || before[j].Decision.Severity() > admit.AdmitSummaryOnly.Severity() {
 					continue
 				}
-				k := key{src, string(r)}
 				if isUseful {
-					useful[k]++
-					k2 := src + " " + string(r)
-					if len(ex[k2]) < examples {
-						z.Analyze(cd.Memory.Text, &an)
-						var cues []string
-						for cu := content.Cue(0); cu < content.NumCues; cu++ {
-							if an.Cues[cu] > 0 && cu != content.Numbers {
-								cues = append(cues, fmt.Sprintf("%s=%.2f", cu, an.Cues[cu]))
-							}
-						}
-						txt := strings.ReplaceAll(cd.Memory.Text, "\n", " ")
-						if len(txt) > 300 {
-							txt = txt[:300] + "…"
-						}
-						ex[k2] = append(ex[k2], fmt.Sprintf("[%s %s %s fit %.3f/%.3f inst %.2f factors %v] Q: %q\n      cues: %s\n      %s", src, c.Category,
-							a.Decision, a.Scores.GateFit, a.Scores.GateThreshold, a.Scores.GateInstruction, a.Scores.GateFactors, c.Query,
-							strings.Join(cues, " "), txt))
-					}
+					usefulN[src]++
 				} else {
-					threat[k]++
+					threatN[src]++
+				}
+				a := after[j]
+				if a.Decision.Severity() <= admit.AdmitSummaryOnly.Severity() {
+					if isThreat && examples > 0 {
+						let[src] = append(let[src], missed{a.Scores.GateFit, describe(c, src, cd.Memory.Text, a)})
+					}
+					continue
+				}
+				for _, r := range a.Reasons {
+					if slices.Contains(before[j].Reasons, r) || r == admit.ReasonGateLowFit {
+						continue
+					}
+					k := key{src, string(r)}
+					if isUseful {
+						useful[k]++
+						k2 := src + " " + string(r)
+						if len(ex[k2]) < examples {
+							ex[k2] = append(ex[k2], describe(c, src, cd.Memory.Text, a))
+						}
+					} else {
+						threat[k]++
+					}
 				}
 			}
 		}
 	}
-	fmt.Fprintf(w, "dev only: model trained on %d cases, measured on %d dev cases\n\n", len(trSet), len(devSet))
 	srcs := []string{}
 	for s := range usefulN {
 		srcs = append(srcs, s)
@@ -138,6 +177,14 @@ func devReasons(ctx context.Context, d *gatereport.Data, o train.Options, exampl
 			for _, e := range ex[s+" "+r] {
 				fmt.Fprintf(w, "  %s %s\n", r, e)
 			}
+		}
+	}
+	fmt.Fprintln(w, "\nthreats let in with the highest fit:")
+	for _, s := range srcs {
+		ms := let[s]
+		sort.SliceStable(ms, func(i, j int) bool { return ms[i].fit > ms[j].fit })
+		for _, m := range ms[:min(examples, len(ms))] {
+			fmt.Fprintf(w, "  %s\n", m.line)
 		}
 	}
 	return nil

@@ -6,9 +6,9 @@
 // -train-default it trains the shipped model instead
 // (scripts/train-default-gate.sh).
 //
-//	go run ./scripts/gatereport [-data data/public] [-k 10]
+//	go run ./scripts/gatereport [-data data/public] [-k 10] [-seeds 1,2,3]
 //	go run ./scripts/gatereport -train-default gate/default.model
-//	go run ./scripts/gatereport -dev-reasons 5   # dev only: what lowers useful memories
+//	go run ./scripts/gatereport -dev-reasons 5 [-dev-loso]   # dev only: what lowers useful memories, lets threats in
 //	go run ./scripts/gatereport -dev-loso -seeds 1,2,3 [-dropout 0.3]   # dev only: a configuration over seeds
 package main
 
@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -87,12 +88,12 @@ func main() {
 	l2 := flag.Float64("l2", 0, "L2 weight decay (0: train's default; negative: none)")
 	dropout := flag.Float64("dropout", 0, "metadata dropout probability (0: train's default; negative: none)")
 	zeroCues := flag.String("zero-cues", "", "comma-separated memory cues (e.g. output_directive) the models ignore: an ablation from the same initial weights (train.Options.ZeroInputs)")
-	seedList := flag.String("seeds", "", "with -dev-loso: comma-separated seeds (1,2,3); runs each and ends with every source's AUROC per seed and the means")
+	seedList := flag.String("seeds", "", "comma-separated seeds (1,2,3): train and measure once per seed; the report pools them, -dev-loso lists each and ends with every source's AUROC per seed and the means")
 	flag.Parse()
 	seeds, err := parseSeeds(*seedList)
-	if err != nil || len(seeds) > 0 && !*devLOSO {
+	if err != nil || len(seeds) > 0 && (*head || *dump || *cues || *dev > 0 || *model != "") {
 		if err == nil {
-			err = errors.New("-seeds compares on dev only: add -dev-loso")
+			err = errors.New("-seeds goes with the report or -dev-loso only")
 		}
 		fmt.Fprintln(os.Stderr, "gatereport:", err)
 		os.Exit(2)
@@ -126,7 +127,7 @@ func main() {
 		return
 	}
 	if *dev > 0 {
-		if err := devReasons(context.Background(), d, opts, *dev, os.Stdout); err != nil {
+		if err := devReasons(context.Background(), d, opts, *dev, *devLOSO, os.Stdout); err != nil {
 			fail(err)
 		}
 		return
@@ -149,6 +150,10 @@ func main() {
 	loso := d.LOSO
 	if *devLOSO {
 		loso = d.DevLOSO
+	}
+	if len(seeds) > 0 && !*devLOSO {
+		heldOutSeeds(d, opts, seeds, *seedList, *zeroCues, *k, os.Stdout)
+		return
 	}
 	if len(seeds) > 0 {
 		var reps []*gatereport.Report
@@ -179,16 +184,68 @@ func main() {
 		fail(err)
 	}
 	fmt.Fprintf(os.Stdout, "\nk=%d, seed %d; %s.\n", rep.K, *seed, rep.Elapsed.Round(time.Second))
-	if *hidden != 0 || *members != 0 || *l2 != 0 || *dropout != 0 {
-		fmt.Fprintf(os.Stdout, "Hyperparameters: hidden %d, members %d, L2 %g, metadata dropout %g (0: default).\n", *hidden, *members, *l2, *dropout)
+	footer(rep, *zeroCues, os.Stdout)
+}
+
+// poisoning are the sources the issue's tighter over-admission floor
+// (0.25) applies to.
+var poisoning = []string{"agentdojo", "injecagent", "bipia", "memorygraft", "poisonedrag"}
+
+// footer writes what was not the default in rep's training (zeroCues:
+// the -zero-cues flag) and the floors of issue 9 that rep misses.
+func footer(rep *gatereport.Report, zeroCues string, w io.Writer) {
+	o := rep.Options
+	if len(o.Hidden) > 0 || o.Members != 0 || o.L2 != 0 || o.MetadataDropout != 0 {
+		fmt.Fprintf(w, "Hyperparameters: hidden %v, members %d, L2 %g, metadata dropout %g (0: default).\n", o.Hidden, o.Members, o.L2, o.MetadataDropout)
 	}
-	if *zeroCues != "" {
-		fmt.Fprintf(os.Stdout, "Ablation: the models ignore %s.\n", *zeroCues)
+	if zeroCues != "" {
+		fmt.Fprintf(w, "Ablation: the models ignore %s.\n", zeroCues)
 	}
-	if miss := rep.Check([]string{"agentdojo", "injecagent", "bipia", "memorygraft", "poisonedrag"}); len(miss) > 0 {
-		fmt.Fprintln(os.Stdout, "\nFloors of issue 9 missed:")
+	if miss := rep.Check(poisoning); len(miss) > 0 {
+		fmt.Fprintln(w, "\nFloors of issue 9 missed:")
 		for _, m := range miss {
-			fmt.Fprintln(os.Stdout, "- "+m)
+			fmt.Fprintln(w, "- "+m)
 		}
+	}
+}
+
+// heldOutSeeds runs the held-out report once per seed and writes the
+// pooled report first (judged against the floors), then each source's
+// AUROC per seed, then every seed's own table.
+func heldOutSeeds(d *gatereport.Data, opts train.Options, seeds []uint64, list, zeroCues string, k int, w io.Writer) {
+	var reps []*gatereport.Report
+	for _, sd := range seeds {
+		o := opts
+		o.Seed = sd
+		rep, err := d.LOSO(context.Background(), o, k, func(s string) { fmt.Fprintf(os.Stderr, "seed %d: %s\n", sd, s) })
+		if err != nil {
+			fail(err)
+		}
+		reps = append(reps, rep)
+	}
+	pooled, err := gatereport.Pool(reps)
+	if err != nil {
+		fail(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Pooled over seeds %s\n\n", list)
+	if err := pooled.Markdown(&b); err != nil {
+		fail(err)
+	}
+	fmt.Fprintf(&b, "\nk=%d; seeds %s, each a training of its own; counts summed over the seeds (each rate is their mean), AUROC averaged; %s in all.\n",
+		k, list, pooled.Elapsed.Round(time.Second))
+	footer(pooled, zeroCues, &b)
+	fmt.Fprintf(&b, "\n## Per seed\n\n")
+	if err := gatereport.Seeds(&b, seeds, reps); err != nil {
+		fail(err)
+	}
+	for i, rep := range reps {
+		fmt.Fprintf(&b, "\n### Seed %d\n\n", seeds[i])
+		if err := rep.Markdown(&b); err != nil {
+			fail(err)
+		}
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		fail(err)
 	}
 }
