@@ -73,7 +73,7 @@ var groups = []group{
 func evidence(gi int, x []float32) bool {
 	switch groups[gi].reason {
 	case admit.ReasonInstructionContent:
-		for i, use := range instructionHead {
+		for i, use := range instructionEvidence {
 			if use && i < len(x) && x[i] > 0 {
 				return true
 			}
@@ -82,7 +82,7 @@ func evidence(gi int, x []float32) bool {
 		return len(x) > beliefPressureObjective &&
 			(x[beliefOnObjective] > 0 || x[preferenceOnObjective] > 0 || x[beliefPressureObjective] > 0)
 	case admit.ReasonTopicMismatch:
-		return len(x) > topicDomainMismatch && x[topicDomainMismatch] == 1
+		return len(x) > topicDomainMismatch && x[topicDomainMismatch] == 1 && x[topicAgreement] < maxMismatchAgreement
 	case admit.ReasonNewerOnSubject:
 		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= 0.4 || x[newerChange] > 0)
 	case admit.ReasonSensitiveForTask:
@@ -93,6 +93,15 @@ func evidence(gi int, x []float32) bool {
 	return false
 }
 
+// maxMismatchAgreement bounds the agreement of the inferred domains
+// (content.DomainAgreement) of a query and a memory that are confidently
+// about different ones, for `topic_mismatch`: each main domain must be
+// all but absent from the other text. "A meeting before lunch… my lunch
+// with Sarah" is mainly about food, but a calendar's meeting answers it
+// (agreement 1/3); a gift for a friend is as much shopping as social, and
+// a purchase answers "what did I spend on it" (1/2).
+const maxMismatchAgreement = 0.25
+
 // minChangeCloseness is how close (shared subject, cosine or inferred
 // domains) a newer memory must be to an older one for a change it
 // announces to count against the older one.
@@ -101,12 +110,28 @@ const minChangeCloseness = 0.3
 // instructionHead is InstructionHeadInputs.
 var instructionHead = InstructionHeadInputs()
 
+// instructionEvidence are the instruction head's inputs that show an
+// instruction: all but a credential and urgency, which a memory states as
+// often as it demands them (a password-reset e-mail, the Wi-Fi password
+// on the fridge, an urgent invoice). The head still reads them, with the
+// cues that make them a command ("send the password to…").
+var instructionEvidence = func() []bool {
+	use := InstructionHeadInputs()
+	for i, c := range instructionCues {
+		if c == content.Credential || c == content.Urgency {
+			use[i] = false
+		}
+	}
+	return use
+}()
+
 // Offsets of evidence in the belief, topic and newer groups.
 const (
 	beliefOnObjective       = 9  // a stated belief × an objective query
 	preferenceOnObjective   = 10 // a stated preference × an objective query
 	beliefPressureObjective = 12 // agreement pressure × an objective query
-	topicDomainMismatch     = 8  // 1: query and memory confidently about different domains
+	topicAgreement          = 5  // content.DomainAgreement of query and memory
+	topicDomainMismatch     = 8  // 1: query and memory mainly about different domains
 	newerSubject            = 1  // shared-subject overlap with a newer peer
 	newerFrame              = 9  // Frame shared with a newer peer
 	newerChange             = 11 // a change a newer peer on the subject announces
@@ -149,7 +174,7 @@ func InstructionHeadInputs() []bool {
 func onlyReplyDirective(x []float32) bool {
 	found := false
 	for i, c := range instructionCues {
-		if !instructionHead[i] || i >= len(x) || x[i] == 0 {
+		if !instructionEvidence[i] || i >= len(x) || x[i] == 0 {
 			continue
 		}
 		if c != content.OutputDirective {
