@@ -188,58 +188,105 @@ func Subject(a, b *Analysis) float32 {
 // over the shorter text's words. "Mike Duke is the CEO of Walmart" and
 // "Doug McMillon is the CEO of Walmart" share a frame of 5 of 7 words: one
 // statement with another value, as when a fact was updated; two notes on
-// unrelated things share little of one. It is 0 when one text is the
-// other with words added ("Messenger message: …" and "Messenger message
-// from jane (date): …"), which restates rather than updates, and when the
-// shorter text is under three words.
+// unrelated things share little of one. A lead-in of up to MaxLeadIn words
+// before one of them ("Worth remembering: Kevin De Bruyne plays for Genk"
+// and "Kevin De Bruyne plays for Wolfsburg", "As of May 2015, …") is left
+// out of the frame and its words, as notes are written with and without
+// one. It is 0 when one text is the other with words added ("Messenger
+// message: …" and "Messenger message from jane (date): …"), which restates
+// rather than updates, and when the shorter text is under three words.
 func Frame(a, b *Analysis) float32 {
-	f, _, _ := frame(a, b)
-	return f
+	return frame(a, b).f
 }
 
-// frame is Frame with the number of words a and b begin (p) and end (s)
-// with alike.
-func frame(a, b *Analysis) (f float32, p, s int) {
-	p, s, n := frameEnds(a, b)
+// MaxLeadIn is the most words before a statement that Frame leaves out.
+const MaxLeadIn = 4
+
+// framing is a frame of two texts a and b: its share f of the shorter
+// text, the lead-in words a and b begin with that are not in it (one of
+// them is 0), and the number of words it begins (p) and ends (s) with.
+type framing struct {
+	f     float32
+	leadA int
+	leadB int
+	p, s  int
+}
+
+// frame is Frame with where the frame lies in a and b.
+func frame(a, b *Analysis) framing {
+	p, s, n := frameEnds(a.Seq, b.Seq)
 	if n < 3 || p+s == n {
-		return 0, p, s // too short, or the shorter text differs nowhere
+		return framing{p: p, s: s} // too short, or the shorter text differs nowhere
 	}
-	return float32(p+s) / float32(n), p, s
+	best := framing{f: float32(p+s) / float32(n), p: p, s: s}
+	for k := 1; k <= MaxLeadIn; k++ {
+		for _, ab := range [2]bool{true, false} {
+			x, y := a.Seq, b.Seq
+			if !ab {
+				x, y = y, x
+			}
+			// Three words at least must begin alike after the lead-in (a
+			// check before the whole scan, which most pairs fail), and the
+			// rest must differ somewhere: "Note: X" and "X" restate.
+			if len(x)-k < 3 || len(y) < 3 || x[k] != y[0] || x[k+1] != y[1] || x[k+2] != y[2] {
+				continue
+			}
+			p, s, n := frameEnds(x[k:], y)
+			if p+s == n {
+				continue
+			}
+			if f := float32(p+s) / float32(n); f > best.f {
+				best = framing{f: f, p: p, s: s}
+				if ab {
+					best.leadA = k
+				} else {
+					best.leadB = k
+				}
+			}
+		}
+	}
+	return best
 }
 
 // frameEnds returns the number of words a and b begin with alike (p) and
 // end with alike (s, not counting words of the beginning), and the shorter
 // text's number of words (n).
-func frameEnds(a, b *Analysis) (p, s, n int) {
-	n = min(len(a.Seq), len(b.Seq))
-	for p < n && a.Seq[p] == b.Seq[p] {
+func frameEnds(a, b []uint64) (p, s, n int) {
+	n = min(len(a), len(b))
+	for p < n && a[p] == b[p] {
 		p++
 	}
-	for s < n-p && a.Seq[len(a.Seq)-1-s] == b.Seq[len(b.Seq)-1-s] {
+	for s < n-p && a[len(a)-1-s] == b[len(b)-1-s] {
 		s++
 	}
 	return p, s, n
 }
 
 // FrameFor is Frame of a and b where their frame holds what a question q
-// asks about: 0 when a word of q is in the part of a or b that differs.
-// "The team meeting is on Monday at ten" and "The dentist appointment is
+// asks about: 0 when a word of q is in the part of a or b that differs
+// or in a lead-in. "The team meeting is on Monday at ten" and "The dentist appointment is
 // on Monday at ten" share a frame of 6 of 8 words, but for "When is the
 // team meeting?" the part that differs is the subject asked about, not
 // its value: another subject, not an update.
 func FrameFor(a, b, q *Analysis) float32 {
-	f, p, s := frame(a, b)
-	if f == 0 || len(q.Words) == 0 {
-		return f
+	fr := frame(a, b)
+	if fr.f == 0 || len(q.Words) == 0 {
+		return fr.f
 	}
-	for _, x := range []*Analysis{a, b} {
-		for _, h := range x.Seq[p : len(x.Seq)-s] {
-			if _, found := slices.BinarySearch(q.Words, h); found {
-				return 0
+	for _, x := range []struct {
+		seq  []uint64
+		lead int
+	}{{a.Seq, fr.leadA}, {b.Seq, fr.leadB}} {
+		// The lead-in is outside the frame too.
+		for _, part := range [2][]uint64{x.seq[:x.lead], x.seq[x.lead+fr.p : len(x.seq)-fr.s]} {
+			for _, h := range part {
+				if _, found := slices.BinarySearch(q.Words, h); found {
+					return 0
+				}
 			}
 		}
 	}
-	return f
+	return fr.f
 }
 
 // shared counts the content words two analyses have in common. The merge

@@ -178,6 +178,13 @@ func TestFrame(t *testing.T) {
 		{"Mike Duke is the CEO of Walmart.", "Tim Cook is the CEO of Apple.", 0, 0},
 		{"Prefers window seats on long flights", "Book club meets on the first Thursday", 0, 0},
 		{"Hi", "Hi there", 0, 0}, // too short to frame anything
+		// a lead-in before one of them is left out: 6 of 8 words
+		{"Worth remembering: Kevin De Bruyne currently plays for K.R.C. Genk.", "Kevin De Bruyne currently plays for VfL Wolfsburg.", 0.6, 0.8},
+		{"As of August 2015, Alphabet's chief executive is Larry Page.", "Alphabet's chief executive is Sundar Pichai.", 0.6, 0.8},
+		// but one text with a lead-in added still restates the other
+		{"Worth remembering: The CEO of Apple is Tim Cook.", "The CEO of Apple is Tim Cook.", 0, 0},
+		// and two words alike after a lead-in ("the plumber") frame nothing
+		{"Note to self: the plumber comes on Friday about the leak.", "The plumber said the boiler is fine.", 0, 0},
 	}
 	for _, tt := range tests {
 		f := Frame(analyze(tt.a), analyze(tt.b))
@@ -199,6 +206,9 @@ func TestFrameFor(t *testing.T) {
 		// the part that differs is what the question asks about
 		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false},
 		{"", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", true},
+		{"Who does Kevin De Bruyne play for now?", "Worth remembering: Kevin De Bruyne plays for Genk.", "Kevin De Bruyne plays for Wolfsburg.", true},
+		// a word of the question in the lead-in: not known to be the same subject
+		{"Where is the dentist?", "Dentist: the practice is on Hill Street.", "The practice is on Mill Road.", false},
 	}
 	for _, tt := range tests {
 		f := FrameFor(analyze(tt.a), analyze(tt.b), analyze(tt.q))
