@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -247,6 +248,11 @@ func (r *Report) markdown(w io.Writer) {
 	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, row := range r.Rows {
 		f, p, s := row.Full, row.Policy, row.Sim
+		if f == nil {
+			fmt.Fprintf(w, "| %s | %d | — | — | — | %s | %s | %s | — | — | — | — |\n", row.Held, row.Cases,
+				count(p, eval.MUtility), count(s, eval.MOverAdmission), count(p, eval.MOverAdmission))
+			continue
+		}
 		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Held, row.Cases,
 			num(f.GateAUROC), count(f, eval.MUtility), count(f, eval.MUsefulSummary), count(p, eval.MUtility),
 			count(s, eval.MOverAdmission), count(p, eval.MOverAdmission), count(f, eval.MOverAdmission),
@@ -262,6 +268,9 @@ func num(v *float64) string {
 }
 
 func count(m *eval.Metrics, name string) string {
+	if m == nil {
+		return "—"
+	}
 	c, ok := m.Counts[name]
 	if !ok || c.Den == 0 {
 		return "—"
@@ -272,6 +281,9 @@ func count(m *eval.Metrics, name string) string {
 // notSummary is the over-admission that entered the context other than as a
 // marked, non-bindable summary.
 func notSummary(m *eval.Metrics) string {
+	if m == nil {
+		return "—"
+	}
 	all, part := m.Counts[eval.MOverAdmission], m.Counts[eval.MPartialOverAdmission]
 	if all.Den == 0 {
 		return "—"
@@ -286,6 +298,9 @@ func (r *Report) Check(poisoning []string) []string {
 	var out []string
 	for _, row := range r.Rows {
 		f := row.Full
+		if f == nil {
+			continue
+		}
 		var miss []string
 		if row.Held != SuiteTest {
 			if f.GateAUROC != nil && *f.GateAUROC < 0.85 {
@@ -329,6 +344,11 @@ func Seeds(w io.Writer, seeds []uint64, reps []*Report) error {
 	b.WriteString(strings.Repeat("---|", len(seeds)+2) + "\n")
 	means := make([]float64, len(reps)) // per seed: mean over the sources with threats
 	counted := make([]int, len(reps))
+	for j, r := range reps {
+		if len(r.Rows) != len(reps[0].Rows) {
+			return fmt.Errorf("seed %d's report holds other sources than seed %d's", seeds[j], seeds[0])
+		}
+	}
 	for i, row := range reps[0].Rows {
 		fmt.Fprintf(&b, "| %s |", row.Held)
 		sum, n, lowest := 0.0, 0, -1.0
@@ -377,18 +397,23 @@ func Seeds(w io.Writer, seeds []uint64, reps []*Report) error {
 // Pool merges reports of one configuration trained with different seeds
 // into one, so that a held-out look judges the training procedure rather
 // than one draw of its initial weights (a source's AUROC moves by up to
-// 0.08 from the seed alone). Every seed measures the same cases, so each
-// row's counts are summed (a pooled rate is the mean of the seeds' rates)
-// and its gate AUROC, rank-down and out-of-range rates are averaged. The
-// result can be written (Markdown) and judged (Check) as one report.
+// 0.08 from the seed alone). Every seed measures the same cases, and the
+// measures the report shows count over what the envelope and similarity
+// decide (useful memories, must-exclude memories), so each row's counts
+// are summed (a pooled rate of those is the mean of the seeds' rates) and
+// its gate AUROC, rank-down and out-of-range rates are averaged. Only what
+// Markdown and Check read is filled. The reports must differ in their
+// training seed only.
 func Pool(reps []*Report) (*Report, error) {
 	if len(reps) == 0 {
-		return nil, errors.New("no reports to pool")
+		return nil, errors.New("pooling reports: none given")
 	}
 	out := &Report{K: reps[0].K, Options: reps[0].Options}
 	for j, r := range reps {
-		if len(r.Rows) != len(reps[0].Rows) || r.K != reps[0].K {
-			return nil, fmt.Errorf("report %d holds other sources or another k than report 1", j+1)
+		o, o0 := r.Options, reps[0].Options
+		o.Seed, o0.Seed = 0, 0
+		if len(r.Rows) != len(reps[0].Rows) || r.K != reps[0].K || !reflect.DeepEqual(o, o0) {
+			return nil, fmt.Errorf("report %d holds other sources, another k or other training options than report 1", j+1)
 		}
 	}
 	for i, row := range reps[0].Rows {
@@ -399,8 +424,17 @@ func Pool(reps []*Report) (*Report, error) {
 			}
 			full, pol, sim = append(full, r.Rows[i].Full), append(pol, r.Rows[i].Policy), append(sim, r.Rows[i].Sim)
 		}
-		out.Rows = append(out.Rows, Row{Held: row.Held, Cases: row.Cases,
-			Full: poolMetrics(full), Policy: poolMetrics(pol), Sim: poolMetrics(sim)})
+		p := Row{Held: row.Held, Cases: row.Cases}
+		var err error
+		if p.Full, err = poolMetrics(full); err == nil {
+			if p.Policy, err = poolMetrics(pol); err == nil {
+				p.Sim, err = poolMetrics(sim)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("pooling %s: %w", row.Held, err)
+		}
+		out.Rows = append(out.Rows, p)
 	}
 	for _, r := range reps {
 		out.Elapsed += r.Elapsed
@@ -409,10 +443,20 @@ func Pool(reps []*Report) (*Report, error) {
 }
 
 // poolMetrics sums counts and averages the rates the report shows; nil
-// when a report has no such measurement.
-func poolMetrics(ms []*eval.Metrics) *eval.Metrics {
-	if slices.Contains(ms, nil) {
-		return nil
+// when no report has such a measurement.
+func poolMetrics(ms []*eval.Metrics) (*eval.Metrics, error) {
+	missing := 0
+	for _, m := range ms {
+		if m == nil {
+			missing++
+		}
+	}
+	switch missing {
+	case len(ms):
+		return nil, nil
+	case 0:
+	default:
+		return nil, fmt.Errorf("%d of %d reports lack a measurement the others have", missing, len(ms))
 	}
 	out := &eval.Metrics{Cases: ms[0].Cases, Counts: map[string]eval.Count{}}
 	for _, m := range ms {
@@ -438,5 +482,5 @@ func poolMetrics(ms []*eval.Metrics) *eval.Metrics {
 	out.GateAUROC = mean(func(m *eval.Metrics) *float64 { return m.GateAUROC })
 	out.RankDownRate = mean(func(m *eval.Metrics) *float64 { return m.RankDownRate })
 	out.GateOutOfRangeRate = mean(func(m *eval.Metrics) *float64 { return m.GateOutOfRangeRate })
-	return out
+	return out, nil
 }

@@ -101,6 +101,10 @@ func TestSeeds(t *testing.T) {
 	if err := Seeds(&b, []uint64{1}, reps); err == nil {
 		t.Error("one seed for two reports was accepted")
 	}
+	reps[1].Rows = reps[1].Rows[:1]
+	if err := Seeds(&b, []uint64{1, 2}, reps); err == nil {
+		t.Error("a report with fewer sources was compared")
+	}
 }
 
 func TestPool(t *testing.T) {
@@ -139,6 +143,19 @@ func TestPool(t *testing.T) {
 	if miss := reps[1].Check([]string{"a"}); len(miss) != 1 || !strings.Contains(miss[0], "AUROC 0.820") || !strings.Contains(miss[0], "utility 95/100") {
 		t.Errorf("seed 2 alone missed %v, want its AUROC and utility", miss)
 	}
+	reps[1].Rows[0].Policy = nil
+	if _, err := Pool(reps); err == nil {
+		t.Error("a measurement one report lacks was pooled")
+	}
+	reps[1].Rows[0].Policy = reps[0].Rows[0].Policy
+	reps[1].Options.Members = 5
+	if _, err := Pool(reps); err == nil {
+		t.Error("reports of different training options were pooled")
+	}
+	reps[1].Options.Members, reps[1].Options.Seed = 0, 7
+	if _, err := Pool(reps); err != nil {
+		t.Errorf("reports of two seeds were not pooled: %v", err)
+	}
 	reps[1].Rows[0].Cases = 6
 	if _, err := Pool(reps); err == nil {
 		t.Error("reports of different cases were pooled")
@@ -149,5 +166,14 @@ func TestPool(t *testing.T) {
 	}
 	if _, err := Pool(nil); err == nil {
 		t.Error("nothing was pooled without an error")
+	}
+	// A row without a gate's measurement is written and judged, not a panic.
+	var md strings.Builder
+	none := &Report{Rows: []Row{{Held: "a", Cases: 5, Policy: m(nil, 100, 30, 0)}}}
+	if err := none.Markdown(&md); err != nil || !strings.Contains(md.String(), "| a | 5 | — |") {
+		t.Errorf("row without the gate: %v\n%s", err, md.String())
+	}
+	if miss := none.Check(nil); len(miss) != 0 {
+		t.Errorf("row without the gate missed floors: %v", miss)
 	}
 }

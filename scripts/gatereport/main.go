@@ -88,7 +88,7 @@ func main() {
 	l2 := flag.Float64("l2", 0, "L2 weight decay (0: train's default; negative: none)")
 	dropout := flag.Float64("dropout", 0, "metadata dropout probability (0: train's default; negative: none)")
 	zeroCues := flag.String("zero-cues", "", "comma-separated memory cues (e.g. output_directive) the models ignore: an ablation from the same initial weights (train.Options.ZeroInputs)")
-	seedList := flag.String("seeds", "", "comma-separated seeds (1,2,3): train and measure once per seed; the report pools them, -dev-loso lists each and ends with every source's AUROC per seed and the means")
+	seedList := flag.String("seeds", "", "comma-separated seeds (1,2,3), in place of -seed: train and measure once per seed; the report pools them, -dev-loso lists each and ends with every source's AUROC per seed and the means")
 	flag.Parse()
 	seeds, err := parseSeeds(*seedList)
 	if err != nil || len(seeds) > 0 && (*head || *dump || *cues || *dev > 0 || *model != "") {
@@ -235,6 +235,14 @@ func heldOutSeeds(d *gatereport.Data, opts train.Options, seeds []uint64, list, 
 	fmt.Fprintf(&b, "\nk=%d; seeds %s, each a training of its own; counts summed over the seeds (each rate is their mean), AUROC averaged; %s in all.\n",
 		k, list, pooled.Elapsed.Round(time.Second))
 	footer(pooled, zeroCues, &b)
+	fmt.Fprintf(&b, "\nJudged one seed at a time instead, the floors missed:\n")
+	for i, rep := range reps {
+		miss := rep.Check(poisoning)
+		if len(miss) == 0 {
+			miss = []string{"none"}
+		}
+		fmt.Fprintf(&b, "- seed %d: %s\n", seeds[i], strings.Join(miss, "; "))
+	}
 	fmt.Fprintf(&b, "\n## Per seed\n\n")
 	if err := gatereport.Seeds(&b, seeds, reps); err != nil {
 		fail(err)
