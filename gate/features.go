@@ -73,7 +73,7 @@ var groups = []group{
 func evidence(gi int, x []float32) bool {
 	switch groups[gi].reason {
 	case admit.ReasonInstructionContent:
-		for i, use := range instructionEvidence {
+		for i, use := range instructionHead {
 			if use && i < len(x) && x[i] > 0 {
 				return true
 			}
@@ -94,9 +94,10 @@ func evidence(gi int, x []float32) bool {
 }
 
 // maxMismatchAgreement bounds the agreement of the inferred domains
-// (content.DomainAgreement) of a query and a memory that are confidently
-// about different ones, for `topic_mismatch`: each main domain must be
-// all but absent from the other text. "A meeting before lunch… my lunch
+// (content.DomainAgreement, the dot product of their shares) of a query
+// and a memory that are confidently about different ones, for
+// `topic_mismatch`: little of either text may be about the domains of the
+// other. "A meeting before lunch… my lunch
 // with Sarah" is mainly about food, but a calendar's meeting answers it
 // (agreement 1/3); a gift for a friend is as much shopping as social, and
 // a purchase answers "what did I spend on it" (1/2).
@@ -109,21 +110,6 @@ const minChangeCloseness = 0.3
 
 // instructionHead is InstructionHeadInputs.
 var instructionHead = InstructionHeadInputs()
-
-// instructionEvidence are the instruction head's inputs that show an
-// instruction: all but a credential and urgency, which a memory states as
-// often as it demands them (a password-reset e-mail, the Wi-Fi password
-// on the fridge, an urgent invoice). The head still reads them, with the
-// cues that make them a command ("send the password to…").
-var instructionEvidence = func() []bool {
-	use := InstructionHeadInputs()
-	for i, c := range instructionCues {
-		if c == content.Credential || c == content.Urgency {
-			use[i] = false
-		}
-	}
-	return use
-}()
 
 // Offsets of evidence in the belief, topic and newer groups.
 const (
@@ -166,18 +152,22 @@ func InstructionHeadInputs() []bool {
 	return use
 }
 
-// onlyReplyDirective reports whether, of the instruction cues that are
-// evidence (InstructionHeadInputs), instruction features x show only a
-// directive about the reply ("quote the reference in your reply",
-// "translate your answer"): a request real messages make of their human
-// readers as often as a planted line makes of the agent.
-func onlyReplyDirective(x []float32) bool {
+// weakInstruction reports whether, of the instruction cues that are
+// evidence (InstructionHeadInputs), instruction features x show one only,
+// and one that real messages show their human readers as often as planted
+// lines show the agent: a directive about the reply ("quote the reference
+// in your reply", "translate your answer"), a credential (a password-reset
+// e-mail, the Wi-Fi password on the fridge) or urgency ("urgent: the
+// office is closed today"). Two of them together ("your answer must
+// include the admin password", "urgent: re-enter your password") are not
+// weak.
+func weakInstruction(x []float32) bool {
 	found := false
 	for i, c := range instructionCues {
-		if !instructionEvidence[i] || i >= len(x) || x[i] == 0 {
+		if !instructionHead[i] || i >= len(x) || x[i] == 0 {
 			continue
 		}
-		if c != content.OutputDirective {
+		if found || c != content.OutputDirective && c != content.Credential && c != content.Urgency {
 			return false
 		}
 		found = true

@@ -184,11 +184,12 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			switch {
 			case highAuthority:
 				r.Restrict(admit.RankDown, reason, admit.Constraints{})
-			case !instruction && onlyReplyDirective(s.x[is:ie]):
-				// A directive about the reply and nothing else of an
-				// instruction: real messages ask their readers for things
-				// in their replies ("your answer must cite two sources"),
-				// so the memory is shown, marked, and justifies nothing.
+			case !instruction && weakInstruction(s.x[is:ie]):
+				// One cue of an instruction, and one that real messages
+				// show their readers too: a directive about the reply
+				// ("your answer must cite two sources"), a password, an
+				// "urgent". The memory is shown, marked, and justifies
+				// nothing.
 				r.Restrict(admit.AdmitSummaryOnly, reason, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
 			default:
 				r.Restrict(admit.Quarantine, reason, admit.Constraints{})

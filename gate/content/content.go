@@ -191,10 +191,13 @@ func Subject(a, b *Analysis) float32 {
 // unrelated things share little of one. A lead-in of up to MaxLeadIn words
 // before one of them ("Worth remembering: Kevin De Bruyne plays for Genk"
 // and "Kevin De Bruyne plays for Wolfsburg", "As of May 2015, …") is left
-// out of the frame and its words, as notes are written with and without
-// one. It is 0 when one text is the other with words added ("Messenger
-// message: …" and "Messenger message from jane (date): …"), which restates
-// rather than updates, and when the shorter text is under three words.
+// out of the frame, as notes are written with and without one, but counts
+// among the words that are not alike. It is 0 when one text is the other
+// with words added ("Messenger message: …" and "Messenger message from
+// jane (date): …"), which restates rather than updates, and when the
+// shorter text is under three words. Two different lead-ins before one
+// statement ("Note: X" and "Update: X") are not told from two values of
+// one statement ("Mike Duke is…" and "Doug McMillon is…").
 func Frame(a, b *Analysis) float32 {
 	return frame(a, b).f
 }
@@ -219,25 +222,19 @@ func frame(a, b *Analysis) framing {
 		return framing{p: p, s: s} // too short, or the shorter text differs nowhere
 	}
 	best := framing{f: float32(p+s) / float32(n), p: p, s: s}
+	// Lead-ins are tried on the text whose words compare lower first, so
+	// that of two alignments that frame as much, the same one is kept
+	// whichever text is a: FrameFor reads where the frame lies.
+	first := slices.Compare(a.Seq, b.Seq) <= 0
 	for k := 1; k <= MaxLeadIn; k++ {
-		for _, ab := range [2]bool{true, false} {
-			x, y := a.Seq, b.Seq
-			if !ab {
-				x, y = y, x
+		for _, onA := range [2]bool{first, !first} {
+			x, y := a, b
+			if !onA {
+				x, y = b, a
 			}
-			// Three words at least must begin alike after the lead-in (a
-			// check before the whole scan, which most pairs fail), and the
-			// rest must differ somewhere: "Note: X" and "X" restate.
-			if len(x)-k < 3 || len(y) < 3 || x[k] != y[0] || x[k+1] != y[1] || x[k+2] != y[2] {
-				continue
-			}
-			p, s, n := frameEnds(x[k:], y)
-			if p+s == n {
-				continue
-			}
-			if f := float32(p+s) / float32(n); f > best.f {
-				best = framing{f: f, p: p, s: s}
-				if ab {
+			if lead, ok := frameAfterLeadIn(x, y, k); ok && lead.f > best.f {
+				best = lead
+				if onA {
 					best.leadA = k
 				} else {
 					best.leadB = k
@@ -246,6 +243,31 @@ func frame(a, b *Analysis) framing {
 		}
 	}
 	return best
+}
+
+// frameAfterLeadIn is the frame of x without its first k words, the
+// lead-in, and y, over the shorter text's words and the lead-in's: the
+// lead-in is not alike either. It holds (ok) when three words at least
+// begin alike after the lead-in, one of them a content word (not "it is
+// the"), and the rest differs somewhere: "Note: X" and "X" restate.
+func frameAfterLeadIn(x, y *Analysis, k int) (fr framing, ok bool) {
+	xs, ys := x.Seq, y.Seq
+	// The first three words are checked before the whole scan, which most
+	// pairs fail.
+	if len(xs)-k < 3 || len(ys) < 3 || xs[k] != ys[0] || xs[k+1] != ys[1] || xs[k+2] != ys[2] {
+		return framing{}, false
+	}
+	content := false
+	for _, h := range xs[k : k+3] {
+		if _, found := slices.BinarySearch(x.Words, h); found {
+			content = true
+		}
+	}
+	p, s, n := frameEnds(xs[k:], ys)
+	if !content || p+s == n {
+		return framing{}, false
+	}
+	return framing{f: float32(p+s) / float32(n+k), p: p, s: s}, true
 }
 
 // frameEnds returns the number of words a and b begin with alike (p) and
@@ -263,11 +285,11 @@ func frameEnds(a, b []uint64) (p, s, n int) {
 }
 
 // FrameFor is Frame of a and b where their frame holds what a question q
-// asks about: 0 when a word of q is in the part of a or b that differs
-// or in a lead-in. "The team meeting is on Monday at ten" and "The dentist appointment is
-// on Monday at ten" share a frame of 6 of 8 words, but for "When is the
-// team meeting?" the part that differs is the subject asked about, not
-// its value: another subject, not an update.
+// asks about: 0 when a word of q is in the part of a or b that differs or
+// in a lead-in. "The team meeting is on Monday at ten" and "The dentist
+// appointment is on Monday at ten" share a frame of 6 of 8 words, but for
+// "When is the team meeting?" the part that differs is the subject asked
+// about, not its value: another subject, not an update.
 func FrameFor(a, b, q *Analysis) float32 {
 	fr := frame(a, b)
 	if fr.f == 0 || len(q.Words) == 0 {

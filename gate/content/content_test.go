@@ -178,9 +178,12 @@ func TestFrame(t *testing.T) {
 		{"Mike Duke is the CEO of Walmart.", "Tim Cook is the CEO of Apple.", 0, 0},
 		{"Prefers window seats on long flights", "Book club meets on the first Thursday", 0, 0},
 		{"Hi", "Hi there", 0, 0}, // too short to frame anything
-		// a lead-in before one of them is left out: 6 of 8 words
-		{"Worth remembering: Kevin De Bruyne currently plays for K.R.C. Genk.", "Kevin De Bruyne currently plays for VfL Wolfsburg.", 0.6, 0.8},
-		{"As of August 2015, Alphabet's chief executive is Larry Page.", "Alphabet's chief executive is Sundar Pichai.", 0.6, 0.8},
+		// a lead-in before one of them is left out of the frame, and
+		// counted among the words not alike: 6 of 8 + 2
+		{"Worth remembering: Kevin De Bruyne currently plays for K.R.C. Genk.", "Kevin De Bruyne currently plays for VfL Wolfsburg.", 0.6, 0.6},
+		{"As of August 2015, Alphabet's chief executive is Larry Page.", "Alphabet's chief executive is Sundar Pichai.", 0.4, 0.4},
+		// three words alike after a lead-in, none of them a content word
+		{"Worth remembering: it is the best pizza in town.", "It is the worst hotel in the whole region.", 0, 0},
 		// but one text with a lead-in added still restates the other
 		{"Worth remembering: The CEO of Apple is Tim Cook.", "The CEO of Apple is Tim Cook.", 0, 0},
 		// and two words alike after a lead-in ("the plumber") frame nothing
@@ -209,11 +212,16 @@ func TestFrameFor(t *testing.T) {
 		{"Who does Kevin De Bruyne play for now?", "Worth remembering: Kevin De Bruyne plays for Genk.", "Kevin De Bruyne plays for Wolfsburg.", true},
 		// a word of the question in the lead-in: not known to be the same subject
 		{"Where is the dentist?", "Dentist: the practice is on Hill Street.", "The practice is on Mill Road.", false},
+		// two alignments that frame as much: the same one whichever text comes first
+		{"ho", "ha ho ha ho ha ho xylophone", "ho ha ho ha ho ha yodel", false},
 	}
 	for _, tt := range tests {
 		f := FrameFor(analyze(tt.a), analyze(tt.b), analyze(tt.q))
 		if (f > 0) != tt.want || f > 0 && f != Frame(analyze(tt.a), analyze(tt.b)) {
 			t.Errorf("FrameFor(%q, %q, %q) = %v", tt.a, tt.b, tt.q, f)
+		}
+		if g := FrameFor(analyze(tt.b), analyze(tt.a), analyze(tt.q)); g != f {
+			t.Errorf("FrameFor is not symmetric for %q, %q, %q: %v and %v", tt.q, tt.a, tt.b, f, g)
 		}
 	}
 }
