@@ -75,10 +75,13 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     (instruction_in_content);
 //   - a memory whose fit is below its bucket's threshold is lowered for the
 //     content group that drove the fit down most: quarantined (or ranked
-//     down, for user-confirmed and system memories) for instruction
-//     content, passed only as a marked, non-bindable summary for a stated
-//     belief on an objective question, ranked down for a newer memory on
-//     the same subject or a topic that does not fit the task;
+//     down, for user-confirmed and system memories; or passed as a marked,
+//     non-bindable summary when its one cue is what real messages show
+//     their readers too: a directive about the reply, a credential,
+//     urgency) for instruction content, passed only as a marked,
+//     non-bindable summary for a stated belief on an objective question,
+//     ranked down for a newer memory on the same subject or a topic that
+//     does not fit the task;
 //   - a low-fit memory with no content reason, or outside what the model was
 //     trained on, keeps the envelope's decision in tasks without side
 //     effects and passes only as a summary needing the user's confirmation

@@ -5,7 +5,7 @@
 # split for early stopping and calibration) and tested on the held-out source;
 # then the same on the suite's unseen test families. Admit mode, k=10 (equal
 # context size). Three trainings (seeds 1, 2, 3), pooled: one seed's look
-# moves a source's AUROC by up to 0.08. About 10 minutes on 2 cores.
+# moves a source's AUROC by up to 0.08. About 3 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=docs/gate-report.md
