@@ -156,23 +156,31 @@ func InstructionHeadInputs() []bool {
 // evidence (InstructionHeadInputs), instruction features x show one only,
 // and one that real messages show their human readers as often as planted
 // lines show the agent: a directive about the reply ("quote the reference
-// in your reply", "translate your answer"), a credential (a password-reset
-// e-mail, the Wi-Fi password on the fridge) or urgency ("urgent: the
-// office is closed today"). Two of them together ("your answer must
-// include the admin password", "urgent: re-enter your password") are not
-// weak.
+// in your reply", "translate your answer"), or a credential or urgency
+// with nowhere to send anything (the Wi-Fi password on the fridge,
+// "urgent: the office is closed today"). Two of them together ("your
+// answer must include the admin password", "urgent: re-enter your
+// password") are not weak, nor is a credential or urgency beside a link,
+// an address or an account ("URGENT: pay invoice 4471 to IBAN …", a
+// password-reset link): the shape of phishing and invoice fraud, which a
+// real reset e-mail shares.
 func weakInstruction(x []float32) bool {
-	found := false
+	found, target := content.Cue(-1), false
 	for i, c := range instructionCues {
-		if !instructionHead[i] || i >= len(x) || x[i] == 0 {
+		if i >= len(x) || x[i] == 0 {
 			continue
 		}
-		if found || c != content.OutputDirective && c != content.Credential && c != content.Urgency {
+		switch {
+		case c == content.URL || c == content.EmailAddress || c == content.AccountNumber:
+			target = true
+		case !instructionHead[i]:
+		case found >= 0 || c != content.OutputDirective && c != content.Credential && c != content.Urgency:
 			return false
+		default:
+			found = c
 		}
-		found = true
 	}
-	return found
+	return found == content.OutputDirective || found >= 0 && !target
 }
 
 // CueInput returns the feature index at which the instruction group reads
