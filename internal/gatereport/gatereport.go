@@ -357,6 +357,9 @@ func Seeds(w io.Writer, seeds []uint64, reps []*Report) error {
 				return fmt.Errorf("seed %d's report holds other sources than seed %d's", seeds[j], seeds[0])
 			}
 			f := r.Rows[i].Full
+			if f == nil { // a row without the gate's measurement
+				f = &eval.Metrics{}
+			}
 			fmt.Fprintf(&b, " %s |", num(f.GateAUROC))
 			if f.GateAUROC != nil {
 				sum, n = sum+*f.GateAUROC, n+1

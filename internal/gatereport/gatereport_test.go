@@ -105,6 +105,13 @@ func TestSeeds(t *testing.T) {
 	if err := Seeds(&b, []uint64{1, 2}, reps); err == nil {
 		t.Error("a report with fewer sources was compared")
 	}
+	// A row without the gate's measurement is written, not a panic.
+	b.Reset()
+	reps[0].Rows = []Row{row("a", f(0.8), 99, 100), row("b", f(0.6), 100, 100)}
+	reps[1].Rows = []Row{{Held: "a"}, row("b", f(0.7), 100, 100)}
+	if err := Seeds(&b, []uint64{1, 2}, reps); err != nil || !strings.Contains(b.String(), "| a | 0.800 | — | 0.800 | 0.990 |") {
+		t.Errorf("row without the gate: %v\n%s", err, b.String())
+	}
 }
 
 func TestPool(t *testing.T) {
