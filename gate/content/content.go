@@ -215,34 +215,38 @@ type framing struct {
 	p, s  int
 }
 
-// frame is Frame with where the frame lies in a and b.
+// frame is Frame with where the frame lies in a and b: of the alignments
+// that frame most, the first that frames tried.
 func frame(a, b *Analysis) framing {
+	var best framing
+	frames(a, b, func(fr framing) {
+		if fr.f > best.f {
+			best = fr
+		}
+	})
+	return best
+}
+
+// frames calls yield with every alignment of a and b that frames
+// something: the two texts as they stand, and each with a lead-in of one
+// to MaxLeadIn words left out. None when the shorter text is under three
+// words or, as they stand, differs nowhere from the other.
+func frames(a, b *Analysis, yield func(framing)) {
 	p, s, n := frameEnds(a.Seq, b.Seq)
 	if n < 3 || p+s == n {
-		return framing{p: p, s: s} // too short, or the shorter text differs nowhere
+		return // too short, or the shorter text differs nowhere
 	}
-	best := framing{f: float32(p+s) / float32(n), p: p, s: s}
-	// Lead-ins are tried on the text whose words compare lower first, so
-	// that of two alignments that frame as much, the same one is kept
-	// whichever text is a: FrameFor reads where the frame lies.
-	first := slices.Compare(a.Seq, b.Seq) <= 0
+	yield(framing{f: float32(p+s) / float32(n), p: p, s: s})
 	for k := 1; k <= MaxLeadIn; k++ {
-		for _, onA := range [2]bool{first, !first} {
-			x, y := a, b
-			if !onA {
-				x, y = b, a
-			}
-			if lead, ok := frameAfterLeadIn(x, y, k); ok && lead.f > best.f {
-				best = lead
-				if onA {
-					best.leadA = k
-				} else {
-					best.leadB = k
-				}
-			}
+		if fr, ok := frameAfterLeadIn(a, b, k); ok {
+			fr.leadA = k
+			yield(fr)
+		}
+		if fr, ok := frameAfterLeadIn(b, a, k); ok {
+			fr.leadB = k
+			yield(fr)
 		}
 	}
-	return best
 }
 
 // frameAfterLeadIn is the frame of x without its first k words, the
@@ -291,24 +295,35 @@ func frameEnds(a, b []uint64) (p, s, n int) {
 // "When is the team meeting?" the part that differs is the subject asked
 // about, not its value: another subject, not an update.
 func FrameFor(a, b, q *Analysis) float32 {
-	fr := frame(a, b)
-	if fr.f == 0 || len(q.Words) == 0 {
-		return fr.f
+	best := frame(a, b)
+	if best.f == 0 || len(q.Words) == 0 {
+		return best.f
 	}
-	for _, x := range []struct {
-		seq  []uint64
-		lead int
-	}{{a.Seq, fr.leadA}, {b.Seq, fr.leadB}} {
-		// The lead-in is outside the frame too.
-		for _, part := range [2][]uint64{x.seq[:x.lead], x.seq[x.lead+fr.p : len(x.seq)-fr.s]} {
-			for _, h := range part {
-				if _, found := slices.BinarySearch(q.Words, h); found {
-					return 0
-				}
+	// Every alignment that frames as much is read, not only the one frame
+	// kept, so that the answer does not depend on which text is a.
+	asked := false
+	frames(a, b, func(fr framing) {
+		if fr.f == best.f && !asked {
+			asked = differsOn(a.Seq, fr.leadA, fr, q) || differsOn(b.Seq, fr.leadB, fr, q)
+		}
+	})
+	if asked {
+		return 0
+	}
+	return best.f
+}
+
+// differsOn reports whether a word of question q is in the lead-in of seq
+// or in the part of it that differs from the other text in framing fr.
+func differsOn(seq []uint64, lead int, fr framing, q *Analysis) bool {
+	for _, part := range [2][]uint64{seq[:lead], seq[lead+fr.p : len(seq)-fr.s]} {
+		for _, h := range part {
+			if _, found := slices.BinarySearch(q.Words, h); found {
+				return true
 			}
 		}
 	}
-	return fr.f
+	return false
 }
 
 // shared counts the content words two analyses have in common. The merge
