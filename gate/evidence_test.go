@@ -105,6 +105,8 @@ func TestEvidence(t *testing.T) {
 		{"revoked", map[int]float32{revokedJaccard: 0.3}, true},
 		{"sensitive", nil, false},
 		{"sensitive", map[int]float32{0: 1}, true},
+		// about someone the request itself names: what the user asked to share
+		{"sensitive", map[int]float32{0: 1, sensitiveSubject: 1}, false},
 		{"shape", map[int]float32{0: 1}, false}, // no reason, no evidence
 	}
 	for _, tt := range tests {

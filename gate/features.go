@@ -24,6 +24,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"time"
@@ -36,7 +38,7 @@ import (
 
 // SchemaVersion identifies the feature layout; a model records the schema
 // it was trained on and is refused by a build with another.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // group is a named block of features. A group with a reason is a content
 // reason: when removing it from the input raises a low fit the most, the
@@ -53,7 +55,7 @@ var groups = []group{
 	{"belief", 13, admit.ReasonBeliefOnObjective},
 	{"topic", 9, admit.ReasonTopicMismatch},
 	{"newer", 13, admit.ReasonNewerOnSubject},
-	{"sensitive", 6, admit.ReasonSensitiveForTask},
+	{"sensitive", 7, admit.ReasonSensitiveForTask},
 	{"revoked", 3, admit.ReasonRestatesRevoked},
 	{"duplicates", 2, ""},
 	{"shape", 3, ""},
@@ -65,11 +67,12 @@ var groups = []group{
 // slice of a feature vector) show what the group's reason names: a cue of
 // an instruction, a belief or preference stated on an objective question,
 // confidently different life domains, a newer memory on the subject, a
-// sensitive or confided word, an overlap with a withdrawn text. The fit
-// network weighs far more than that, and on data unlike its training a low
-// fit can come from anything (a lexical embedder misses that a bank
-// transaction answers "what did I spend"); a group only names the reason
-// for lowering a memory when its evidence is there.
+// sensitive or confided word in a memory that is not about someone the
+// request itself names (besides whom it writes to), an overlap with a
+// withdrawn text. The fit network weighs far more than that, and on data
+// unlike its training a low fit can come from anything (a lexical embedder
+// misses that a bank transaction answers "what did I spend"); a group only
+// names the reason for lowering a memory when its evidence is there.
 func evidence(gi int, x []float32) bool {
 	switch groups[gi].reason {
 	case admit.ReasonInstructionContent:
@@ -86,7 +89,7 @@ func evidence(gi int, x []float32) bool {
 	case admit.ReasonNewerOnSubject:
 		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= 0.4 || x[newerChange] > 0)
 	case admit.ReasonSensitiveForTask:
-		return len(x) > sensitiveConfided && (x[0] > 0 || x[sensitiveConfided] > 0)
+		return len(x) > sensitiveSubject && (x[0] > 0 || x[sensitiveConfided] > 0) && x[sensitiveSubject] == 0
 	case admit.ReasonRestatesRevoked:
 		return len(x) > revokedJaccard && x[revokedJaccard] >= RestateJaccard/2
 	}
@@ -122,6 +125,7 @@ const (
 	newerFrame              = 9  // Frame shared with a newer peer
 	newerChange             = 11 // a change a newer peer on the subject announces
 	sensitiveConfided       = 3  // told in confidence
+	sensitiveSubject        = 6  // a private matter of someone the request is about
 )
 
 // instructionCues are the memory cues of the instruction group, in order.
@@ -226,6 +230,25 @@ var Dim = func() int {
 	}
 	return n
 }()
+
+// InputKeys names every feature, in order, by a key made of its group's
+// name and its place in the group. The training draws a feature's initial
+// weights from its key, so a feature added at the end of a group, or a
+// new group, leaves every other feature's initial weights as they were:
+// a change is then measured against the model without it, not against a
+// reshuffle of all the weights (which alone moved a source's dev AUROC by
+// up to 0.04).
+func InputKeys() []uint64 {
+	keys := make([]uint64, 0, Dim)
+	for _, g := range groups {
+		for o := range g.size {
+			h := fnv.New64a()
+			fmt.Fprintf(h, "%s/%d", g.name, o)
+			keys = append(keys, h.Sum64())
+		}
+	}
+	return keys
+}
 
 // groupRange returns the [start, end) of the named group.
 func groupRange(name string) (int, int) {
@@ -465,8 +488,14 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			elsewhere = 1
 		}
 		private := max(m.Cues[content.Sensitive], m.Cues[content.Confided])
+		// A private matter of someone the request is about ("send Lisa some
+		// insights about Ethan"): what the user asked to share.
+		subject := float32(0)
+		if content.MentionsSubject(&e.query, m) {
+			subject = 1
+		}
 		for _, v := range []float32{m.Cues[content.Sensitive], m.Cues[content.Sensitive] * shares, m.Cues[content.Secrecy] * shares,
-			m.Cues[content.Confided], m.Cues[content.Confided] * shares, private * shares * elsewhere,
+			m.Cues[content.Confided], m.Cues[content.Confided] * shares, private * shares * elsewhere, private * shares * subject,
 		} {
 			x[o] = v
 			o++

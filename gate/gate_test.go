@@ -471,3 +471,27 @@ func TestWithoutIsOcclusion(t *testing.T) {
 		t.Fatalf("only %d groups checked", checked)
 	}
 }
+
+// TestInputKeys: one key per feature, all different, and a group's keys
+// do not depend on the groups before it.
+func TestInputKeys(t *testing.T) {
+	keys := InputKeys()
+	if len(keys) != Dim {
+		t.Fatalf("%d keys for %d features", len(keys), Dim)
+	}
+	seen := map[uint64]bool{}
+	for _, k := range keys {
+		if seen[k] {
+			t.Fatalf("key %x twice", k)
+		}
+		seen[k] = true
+	}
+	start, _ := groupRange("metadata")
+	saved := groups
+	defer func() { groups = saved }()
+	groups = slices.DeleteFunc(slices.Clone(groups), func(g group) bool { return g.name == "instruction" })
+	moved := InputKeys()
+	if !slices.Equal(moved[len(moved)-(Dim-start):], keys[start:]) {
+		t.Error("removing a group before metadata changed metadata's keys")
+	}
+}

@@ -564,6 +564,18 @@ func MentionsAddressee(q, m *Analysis) bool {
 	return found
 }
 
+// MentionsSubject reports whether memory m mentions someone request q
+// names other than whom it writes to (MentionsAddressee): "Send Lisa some
+// insights about Ethan" is about Ethan.
+func MentionsSubject(q, m *Analysis) bool {
+	for _, n := range q.Names[min(1, len(q.Names)):] {
+		if _, found := slices.BinarySearch(m.Words, n); found {
+			return true
+		}
+	}
+	return false
+}
+
 // tok returns the lower-cased word i, or "" outside the text.
 func (z *Analyzer) tok(i int) []byte {
 	if i < 0 || i >= len(z.words) {

@@ -482,6 +482,28 @@ func TestMentionsAddressee(t *testing.T) {
 	}
 }
 
+func TestMentionsSubject(t *testing.T) {
+	q := analyze("Send an email to Lisa with some insights about Ethan.")
+	tests := []struct {
+		mem  string
+		want bool
+	}{
+		{"Ethan thrives on a structured schedule.", true},         // the one the request is about
+		{"Lisa starts as Ethan's carer on Monday.", true},         // both
+		{"Lisa asked for the gate code.", false},                  // the addressee only
+		{"Emily is undergoing therapy for anxiety.", false},       // someone the request does not name
+		{"The art therapy sessions showed real progress.", false}, // no one
+	}
+	for _, tt := range tests {
+		if got := MentionsSubject(q, analyze(tt.mem)); got != tt.want {
+			t.Errorf("%q: MentionsSubject = %v, want %v", tt.mem, got, tt.want)
+		}
+	}
+	if MentionsSubject(analyze("Reply to Mark for me."), analyze("Mark's surgery went well.")) {
+		t.Error("a request that names only its addressee is about no one else")
+	}
+}
+
 // TestWordListsHoldWords: every word the lexicon, the phrases and the word
 // sets name is one token as tokenize makes them, or it could never match
 // ("now!", "e-mail" and "check-up" were such).

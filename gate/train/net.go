@@ -18,14 +18,28 @@ type net struct {
 	acts, pres [][]float64 // per layer: activations (input first) and pre-activations
 }
 
-func newNet(sizes []int, r *rand.Rand) *net {
+// newNet returns a network of the given layer sizes with He-initialised
+// weights drawn from r. With inputs, one stream per input (as many as
+// sizes[0]), the first layer's weights of input i are drawn from
+// inputs[i] instead, so that they do not depend on how many inputs come
+// before it: a model with an input added keeps every other input's
+// initial weights (InputStreams).
+func newNet(sizes []int, r *rand.Rand, inputs []*rand.Rand) *net {
 	n := &net{sizes: sizes}
 	for l := 1; l < len(sizes); l++ {
 		in, out := sizes[l-1], sizes[l]
 		w := make([]float64, in*out)
 		scale := math.Sqrt(2 / float64(in)) // He initialisation, suited to SiLU
-		for i := range w {
-			w[i] = r.NormFloat64() * scale
+		if l == 1 && len(inputs) == in {
+			for i, ri := range inputs {
+				for j := range out {
+					w[j*in+i] = ri.NormFloat64() * scale
+				}
+			}
+		} else {
+			for i := range w {
+				w[i] = r.NormFloat64() * scale
+			}
 		}
 		n.w, n.b = append(n.w, w), append(n.b, make([]float64, out))
 		n.gw, n.gb = append(n.gw, make([]float64, in*out)), append(n.gb, make([]float64, out))

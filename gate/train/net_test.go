@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -24,7 +25,7 @@ func TestMergeAveragesLogits(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, 2))
 			nets := make([]*net, tc.members)
 			for k := range nets {
-				nets[k] = newNet(tc.sizes, r)
+				nets[k] = newNet(tc.sizes, r, nil)
 				for l := range nets[k].b {
 					for j := range nets[k].b[l] {
 						nets[k].b[l][j] = r.NormFloat64()
@@ -59,5 +60,38 @@ func TestMergeAveragesLogits(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestInputStreamsKeepOtherInputs: with one stream per input, adding an
+// input leaves every other input's initial first-layer weights as they
+// were but for the fan-in's scale, the same for all of them; without
+// streams an added input reshuffles them all.
+func TestInputStreamsKeepOtherInputs(t *testing.T) {
+	streams := func(keys ...uint64) []*rand.Rand {
+		out := make([]*rand.Rand, len(keys))
+		for i, k := range keys {
+			out[i] = rand.New(rand.NewPCG(k, 7))
+		}
+		return out
+	}
+	const hidden = 5
+	before := newNet([]int{3, hidden, 1}, rand.New(rand.NewPCG(1, 2)), streams(10, 20, 30))
+	after := newNet([]int{4, hidden, 1}, rand.New(rand.NewPCG(1, 2)), streams(10, 99, 20, 30))
+	scale := math.Sqrt(3.0 / 4.0) // He: sqrt(2/fan-in)
+	for j := range hidden {
+		for i, ai := range []int{0, 2, 3} { // inputs 10, 20, 30 in the new layout
+			b, a := before.w[0][j*3+i], after.w[0][j*4+ai]
+			if math.Abs(a-b*scale) > 1e-12 {
+				t.Fatalf("unit %d, input %d: %v before, %v after an input was added", j, i, b, a)
+			}
+		}
+	}
+	if !slices.Equal(before.w[1], after.w[1]) {
+		t.Error("the output layer's initial weights moved with the inputs")
+	}
+	plain := newNet([]int{4, hidden, 1}, rand.New(rand.NewPCG(1, 2)), nil)
+	if plain.w[0][0] == after.w[0][0] {
+		t.Error("streams changed nothing")
 	}
 }

@@ -368,7 +368,18 @@ type fitted struct {
 // draws from the seeds a single network always did.
 func fitMember(train, dev []Sample, sizes []int, o Options, k uint64) fitted {
 	d := sizes[0]
-	net := newNet(sizes, rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+k)))
+	// Each feature's first-layer weights come from its own stream, keyed
+	// by the feature's name (gate.InputKeys): adding a feature leaves the
+	// others' initial weights as they were, so a new input is compared
+	// with the model without it from the same start.
+	var inputs []*rand.Rand
+	if keys := gate.InputKeys(); len(keys) == d {
+		inputs = make([]*rand.Rand, d)
+		for i, key := range keys {
+			inputs[i] = rand.New(rand.NewPCG(o.Seed^key, 0x9e3779b97f4a7c15+k))
+		}
+	}
+	net := newNet(sizes, rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+k)), inputs)
 	// Balance the classes: each contributes half of the loss.
 	pos := 0
 	for _, s := range train {
