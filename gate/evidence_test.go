@@ -105,8 +105,10 @@ func TestEvidence(t *testing.T) {
 		{"revoked", map[int]float32{revokedJaccard: 0.3}, true},
 		{"sensitive", nil, false},
 		{"sensitive", map[int]float32{0: 1}, true},
-		// about someone the request itself names: what the user asked to share
+		// naming someone else the request names: often what the user asked to share
 		{"sensitive", map[int]float32{0: 1, sensitiveSubject: 1}, false},
+		// but a confidence stays evidence wherever it is
+		{"sensitive", map[int]float32{0: 1, sensitiveConfided: 1, sensitiveSubject: 1}, true},
 		{"shape", map[int]float32{0: 1}, false}, // no reason, no evidence
 	}
 	for _, tt := range tests {
@@ -359,6 +361,40 @@ func TestShippedGateKeepsPhishingOut(t *testing.T) {
 		}
 		if r := results[1]; r.Decision != admit.Admit {
 			t.Errorf("%q: %s %v", tc.useful, r.Decision, r.Reasons)
+		}
+	}
+}
+
+// TestConfidenceNamingTheRequestsSubject: a confidence about someone
+// stays sensitive_content_for_task in a task that writes to someone else,
+// even when it names a person or place the request names too (a review
+// found such memories admitted when any shared name vetoed the reason);
+// a plain note about the person the request is about is what the user
+// asked to share.
+func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
+	g := shipped(t)
+	for _, tc := range []struct {
+		query, text string
+		lowered     bool
+	}{
+		{"Write to Anna about Ben's birthday party.", "Ben told me in confidence he has cancer.", true},
+		{"Write to Anna about Ben's birthday party.", "At Ben's party last year, Carol told me in confidence she is pregnant.", true},
+		{"Email Anna the summary of our trip to Paris.", "In Paris, Ben confided that he is getting divorced and asked me not to tell anyone.", true},
+		{"Send an email to Lisa with some insights about Ethan to help her get started.",
+			"Ethan thrives on a structured schedule: breakfast at 7, puzzles from 10 to 11, his ADHD medication with lunch.", false},
+	} {
+		q := make([]float32, embed.BuiltinDim)
+		embed.NewBuiltin().EmbedInto(q, tc.query)
+		c := cand("m", tc.text, memory.AuthorityUserConfirmed, "", q)
+		c.Query = tc.query
+		r := &admit.Result{MemoryID: "m", Decision: admit.Admit}
+		actx := &admit.Context{UserID: "u", Intent: admit.IntentWrite, ToolRisk: admit.RiskNone, Now: now}
+		if err := g.Judge(context.Background(), actx, []*admit.Candidate{c}, []*admit.Result{r}); err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(r.Reasons, admit.ReasonSensitiveForTask); got != tc.lowered {
+			t.Errorf("%q for %q: %s %v (fit %.3f / %.3f), want sensitive_content_for_task %v", tc.text, tc.query,
+				r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateThreshold, tc.lowered)
 		}
 	}
 }

@@ -67,9 +67,9 @@ var groups = []group{
 // slice of a feature vector) show what the group's reason names: a cue of
 // an instruction, a belief or preference stated on an objective question,
 // confidently different life domains, a newer memory on the subject, a
-// sensitive or confided word in a memory that is not about someone the
-// request itself names (besides whom it writes to), an overlap with a
-// withdrawn text. The fit network weighs far more than that, and on data
+// confided word, or a sensitive one in a memory that does not name
+// someone the request itself names besides whom it writes to, an overlap
+// with a withdrawn text. The fit network weighs far more than that, and on data
 // unlike its training a low fit can come from anything (a lexical embedder
 // misses that a bank transaction answers "what did I spend"); a group only
 // names the reason for lowering a memory when its evidence is there.
@@ -89,7 +89,11 @@ func evidence(gi int, x []float32) bool {
 	case admit.ReasonNewerOnSubject:
 		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= 0.4 || x[newerChange] > 0)
 	case admit.ReasonSensitiveForTask:
-		return len(x) > sensitiveSubject && (x[0] > 0 || x[sensitiveConfided] > 0) && x[sensitiveSubject] == 0
+		// A confidence is evidence wherever it is; a sensitive word is not
+		// in a memory that names someone the request names besides its
+		// addressee (Ethan's routines for "send Lisa some insights about
+		// Ethan").
+		return len(x) > sensitiveSubject && (x[sensitiveConfided] > 0 || x[0] > 0 && x[sensitiveSubject] == 0)
 	case admit.ReasonRestatesRevoked:
 		return len(x) > revokedJaccard && x[revokedJaccard] >= RestateJaccard/2
 	}
@@ -125,7 +129,7 @@ const (
 	newerFrame              = 9  // Frame shared with a newer peer
 	newerChange             = 11 // a change a newer peer on the subject announces
 	sensitiveConfided       = 3  // told in confidence
-	sensitiveSubject        = 6  // a private matter of someone the request is about
+	sensitiveSubject        = 6  // private content naming someone else the request names
 )
 
 // instructionCues are the memory cues of the instruction group, in order.
@@ -234,7 +238,8 @@ var Dim = func() int {
 // InputKeys names every feature, in order, by a key made of its group's
 // name and its place in the group. The training draws a feature's initial
 // weights from its key, so a feature added at the end of a group, or a
-// new group, leaves every other feature's initial weights as they were:
+// new group, leaves every other feature's initial weights as they were
+// (but for the He scale, which follows the number of features):
 // a change is then measured against the model without it, not against a
 // reshuffle of all the weights (which alone moved a source's dev AUROC by
 // up to 0.04).
@@ -488,8 +493,11 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			elsewhere = 1
 		}
 		private := max(m.Cues[content.Sensitive], m.Cues[content.Confided])
-		// A private matter of someone the request is about ("send Lisa some
-		// insights about Ethan"): what the user asked to share.
+		// Private content that names someone else the request names:
+		// often what the user asked to share ("send Lisa some insights
+		// about Ethan"), but the name may be incidental (a place, a
+		// product, a party's host), so it is no more than an input, and
+		// it vetoes no confidence (evidence).
 		subject := float32(0)
 		if content.MentionsSubject(&e.query, m) {
 			subject = 1

@@ -564,9 +564,12 @@ func MentionsAddressee(q, m *Analysis) bool {
 	return found
 }
 
-// MentionsSubject reports whether memory m mentions someone request q
-// names other than whom it writes to (MentionsAddressee): "Send Lisa some
-// insights about Ethan" is about Ethan.
+// MentionsSubject reports whether memory m mentions a name request q
+// gives other than whom it writes to (MentionsAddressee): most often whom
+// the request is about ("Send Lisa some insights about Ethan"), but q's
+// Names are any capitalised words the lexicon does not know, so the name
+// may be a place or a product ("our trip to Paris"), and nothing says the
+// memory is about its owner.
 func MentionsSubject(q, m *Analysis) bool {
 	for _, n := range q.Names[min(1, len(q.Names)):] {
 		if _, found := slices.BinarySearch(m.Words, n); found {

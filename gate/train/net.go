@@ -22,8 +22,7 @@ type net struct {
 // weights drawn from r. With inputs, one stream per input (as many as
 // sizes[0]), the first layer's weights of input i are drawn from
 // inputs[i] instead, so that they do not depend on how many inputs come
-// before it: a model with an input added keeps every other input's
-// initial weights (InputStreams).
+// before it (initNet).
 func newNet(sizes []int, r *rand.Rand, inputs []*rand.Rand) *net {
 	n := &net{sizes: sizes}
 	for l := 1; l < len(sizes); l++ {

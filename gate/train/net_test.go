@@ -63,21 +63,15 @@ func TestMergeAveragesLogits(t *testing.T) {
 	}
 }
 
-// TestInputStreamsKeepOtherInputs: with one stream per input, adding an
-// input leaves every other input's initial first-layer weights as they
-// were but for the fan-in's scale, the same for all of them; without
-// streams an added input reshuffles them all.
-func TestInputStreamsKeepOtherInputs(t *testing.T) {
-	streams := func(keys ...uint64) []*rand.Rand {
-		out := make([]*rand.Rand, len(keys))
-		for i, k := range keys {
-			out[i] = rand.New(rand.NewPCG(k, 7))
-		}
-		return out
-	}
+// TestInitNetKeepsOtherInputs: a training's initial network, with an
+// input added, keeps every other input's first-layer weights but for the
+// fan-in's scale, the same for all of them, and its output layer as it
+// was; another seed or member draws others.
+func TestInitNetKeepsOtherInputs(t *testing.T) {
 	const hidden = 5
-	before := newNet([]int{3, hidden, 1}, rand.New(rand.NewPCG(1, 2)), streams(10, 20, 30))
-	after := newNet([]int{4, hidden, 1}, rand.New(rand.NewPCG(1, 2)), streams(10, 99, 20, 30))
+	o := Options{Seed: 3}
+	before := initNet([]int{3, hidden, 1}, o, 1, []uint64{10, 20, 30})
+	after := initNet([]int{4, hidden, 1}, o, 1, []uint64{10, 99, 20, 30})
 	scale := math.Sqrt(3.0 / 4.0) // He: sqrt(2/fan-in)
 	for j := range hidden {
 		for i, ai := range []int{0, 2, 3} { // inputs 10, 20, 30 in the new layout
@@ -90,8 +84,17 @@ func TestInputStreamsKeepOtherInputs(t *testing.T) {
 	if !slices.Equal(before.w[1], after.w[1]) {
 		t.Error("the output layer's initial weights moved with the inputs")
 	}
-	plain := newNet([]int{4, hidden, 1}, rand.New(rand.NewPCG(1, 2)), nil)
+	for _, other := range []*net{
+		initNet([]int{3, hidden, 1}, Options{Seed: 4}, 1, []uint64{10, 20, 30}),
+		initNet([]int{3, hidden, 1}, o, 2, []uint64{10, 20, 30}),
+	} {
+		if other.w[0][0] == before.w[0][0] || other.w[1][0] == before.w[1][0] {
+			t.Error("another seed or member drew the same initial weights")
+		}
+	}
+	// Without a key per input, one stream: an added input reshuffles all.
+	plain := initNet([]int{4, hidden, 1}, o, 1, nil)
 	if plain.w[0][0] == after.w[0][0] {
-		t.Error("streams changed nothing")
+		t.Error("keys changed nothing")
 	}
 }

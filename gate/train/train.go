@@ -363,23 +363,30 @@ type fitted struct {
 	err               error
 }
 
-// fitMember trains member k of a model: class-balanced binary cross-entropy
-// with Adam, metadata dropout, and early stopping on dev loss. Member 0
-// draws from the seeds a single network always did.
-func fitMember(train, dev []Sample, sizes []int, o Options, k uint64) fitted {
-	d := sizes[0]
-	// Each feature's first-layer weights come from its own stream, keyed
-	// by the feature's name (gate.InputKeys): adding a feature leaves the
-	// others' initial weights as they were, so a new input is compared
-	// with the model without it from the same start.
+// initNet returns member k's network before training. When keys name
+// every input (gate.InputKeys for the gate's features), each input's
+// first-layer weights come from a stream of its own, seeded by the
+// training seed and the input's key: a feature added to a group leaves
+// every other feature's initial weights as they were but for the He
+// scale's fan-in, so a new input is compared with the model without it
+// from the same start. A network of another width (in tests) draws all
+// its weights from one stream of the seed.
+func initNet(sizes []int, o Options, k uint64, keys []uint64) *net {
 	var inputs []*rand.Rand
-	if keys := gate.InputKeys(); len(keys) == d {
-		inputs = make([]*rand.Rand, d)
+	if len(keys) == sizes[0] {
+		inputs = make([]*rand.Rand, len(keys))
 		for i, key := range keys {
 			inputs[i] = rand.New(rand.NewPCG(o.Seed^key, 0x9e3779b97f4a7c15+k))
 		}
 	}
-	net := newNet(sizes, rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+k)), inputs)
+	return newNet(sizes, rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15+k)), inputs)
+}
+
+// fitMember trains member k of a model: class-balanced binary cross-entropy
+// with Adam, metadata dropout, and early stopping on dev loss.
+func fitMember(train, dev []Sample, sizes []int, o Options, k uint64) fitted {
+	d := sizes[0]
+	net := initNet(sizes, o, k, gate.InputKeys())
 	// Balance the classes: each contributes half of the loss.
 	pos := 0
 	for _, s := range train {
