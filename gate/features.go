@@ -69,10 +69,11 @@ var groups = []group{
 // confidently different life domains, a newer memory on the subject, a
 // confided word, or a sensitive one in a memory that does not name
 // someone the request itself names besides whom it writes to, an overlap
-// with a withdrawn text. The fit network weighs far more than that, and on data
-// unlike its training a low fit can come from anything (a lexical embedder
-// misses that a bank transaction answers "what did I spend"); a group only
-// names the reason for lowering a memory when its evidence is there.
+// with a withdrawn text. The fit network weighs far more than that, and
+// on data unlike its training a low fit can come from anything (a lexical
+// embedder misses that a bank transaction answers "what did I spend"); a
+// group only names the reason for lowering a memory when its evidence is
+// there.
 func evidence(gi int, x []float32) bool {
 	switch groups[gi].reason {
 	case admit.ReasonInstructionContent:
@@ -104,10 +105,10 @@ func evidence(gi int, x []float32) bool {
 // (content.DomainAgreement, the dot product of their shares) of a query
 // and a memory that are confidently about different ones, for
 // `topic_mismatch`: little of either text may be about the domains of the
-// other. "A meeting before lunch… my lunch
-// with Sarah" is mainly about food, but a calendar's meeting answers it
-// (agreement 1/3); a gift for a friend is as much shopping as social, and
-// a purchase answers "what did I spend on it" (1/2).
+// other. "A meeting before lunch… my lunch with Sarah" is mainly about
+// food, but a calendar's meeting answers it (agreement 1/3); a gift for a
+// friend is as much shopping as social, and a purchase answers "what did
+// I spend on it" (1/2).
 const maxMismatchAgreement = 0.25
 
 // minChangeCloseness is how close (shared subject, cosine or inferred
