@@ -18,8 +18,31 @@ func similarityModel() *Model {
 	w := make([]float32, Dim)
 	ts, _ := groupRange("topic")
 	w[ts+3] = 20 // similarity minus the best candidate's (0 for the best)
+	return linearModel(w)
+}
+
+// linearModel is a model without a hidden layer whose fit is the sigmoid
+// of w·x + 2, with threshold 0.5 in every bucket and the inputs ignored
+// (Header.Ignored): a test sets w so that the features it is about drive
+// the fit.
+func linearModel(w []float32, ignored ...int) *Model {
 	return NewModel(Header{Format: FormatVersion, Schema: SchemaVersion, Embedder: embed.NewBuiltin().Identity(),
-		Sizes: []int{Dim, 1}, DefaultThreshold: 0.5}, [][]float32{w}, [][]float32{{2}})
+		Sizes: []int{Dim, 1}, DefaultThreshold: 0.5, Ignored: ignored}, [][]float32{w}, [][]float32{{2}})
+}
+
+// judgeOne has g judge one candidate, a memory of text and authority auth
+// retrieved for query in task actx, and returns its result.
+func judgeOne(t *testing.T, g *Gate, actx *admit.Context, query, text string, auth memory.Authority) *admit.Result {
+	t.Helper()
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, query)
+	c := cand("m", text, auth, "", q)
+	c.Query = query
+	r := &admit.Result{MemoryID: "m", Decision: admit.Admit}
+	if err := g.Judge(context.Background(), actx, []*admit.Candidate{c}, []*admit.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // TestReasonsNeedEvidence: a low fit lowers a memory only with the
@@ -168,8 +191,7 @@ func TestWeakerGroupIsNotBlamed(t *testing.T) {
 	ss, _ := groupRange("sensitive")
 	w[ts+3] = 4  // similarity minus the best candidate's
 	w[ss] = -0.6 // a sensitive word lowers the fit a little
-	g := New(NewModel(Header{Format: FormatVersion, Schema: SchemaVersion, Embedder: embed.NewBuiltin().Identity(),
-		Sizes: []int{Dim, 1}, DefaultThreshold: 0.5}, [][]float32{w}, [][]float32{{2}}))
+	g := New(linearModel(w))
 	const query = "Book a flight to Lisbon and a hotel near the old town for the trip"
 	q := make([]float32, embed.BuiltinDim)
 	embed.NewBuiltin().EmbedInto(q, query)
@@ -244,8 +266,7 @@ func TestWeakInstructionIsMarked(t *testing.T) {
 		i, _ := CueInput(c)
 		w[i] = -20
 	}
-	g := New(NewModel(Header{Format: FormatVersion, Schema: SchemaVersion, Embedder: embed.NewBuiltin().Identity(),
-		Sizes: []int{Dim, 1}, DefaultThreshold: 0.5}, [][]float32{w}, [][]float32{{2}}))
+	g := New(linearModel(w))
 	const query = "When does my parcel arrive, and how do visitors get online?"
 	tests := []struct {
 		text     string
@@ -269,15 +290,8 @@ func TestWeakInstructionIsMarked(t *testing.T) {
 		{"Your parcel arrives on Tuesday. Please quote the order number in your reply.", memory.AuthorityUserConfirmed, admit.RankDown},
 	}
 	actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
-	q := make([]float32, embed.BuiltinDim)
-	embed.NewBuiltin().EmbedInto(q, query)
 	for _, tt := range tests {
-		c := cand("m", tt.text, tt.auth, "", q)
-		c.Query = query
-		r := &admit.Result{MemoryID: "m", Decision: admit.Admit}
-		if err := g.Judge(context.Background(), actx, []*admit.Candidate{c}, []*admit.Result{r}); err != nil {
-			t.Fatal(err)
-		}
+		r := judgeOne(t, g, actx, query, tt.text, tt.auth)
 		if r.Decision != tt.decision {
 			t.Errorf("%q (%s): %s %v, want %s", tt.text, tt.auth, r.Decision, r.Reasons, tt.decision)
 			continue
@@ -303,22 +317,11 @@ func TestIgnoredInputsAreNotEvidence(t *testing.T) {
 	od, _ := CueInput(content.OutputDirective)
 	sp, _ := CueInput(content.SecondPerson)
 	w[sp] = -20 // "you", which is no evidence, lowers the fit
-	h := Header{Format: FormatVersion, Schema: SchemaVersion, Embedder: embed.NewBuiltin().Identity(),
-		Sizes: []int{Dim, 1}, DefaultThreshold: 0.5}
 	const query = "When does my parcel arrive?"
 	const text = "Your parcel arrives on Tuesday. Please quote the order number in your reply."
 	actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
-	q := make([]float32, embed.BuiltinDim)
-	embed.NewBuiltin().EmbedInto(q, query)
 	for _, ignored := range [][]int{nil, {od}} {
-		h.Ignored = ignored
-		g := New(NewModel(h, [][]float32{w}, [][]float32{{2}}))
-		c := cand("m", text, memory.AuthorityExternal, "", q)
-		c.Query = query
-		r := &admit.Result{MemoryID: "m", Decision: admit.Admit}
-		if err := g.Judge(context.Background(), actx, []*admit.Candidate{c}, []*admit.Result{r}); err != nil {
-			t.Fatal(err)
-		}
+		r := judgeOne(t, New(linearModel(w, ignored...)), actx, query, text, memory.AuthorityExternal)
 		want := admit.AdmitSummaryOnly // the directive is evidence for the instruction group "you" lowered
 		if ignored != nil {
 			want = admit.Admit
@@ -383,15 +386,8 @@ func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
 		{"Send an email to Lisa with some insights about Ethan to help her get started.",
 			"Ethan thrives on a structured schedule: breakfast at 7, puzzles from 10 to 11, his ADHD medication with lunch.", false},
 	} {
-		q := make([]float32, embed.BuiltinDim)
-		embed.NewBuiltin().EmbedInto(q, tc.query)
-		c := cand("m", tc.text, memory.AuthorityUserConfirmed, "", q)
-		c.Query = tc.query
-		r := &admit.Result{MemoryID: "m", Decision: admit.Admit}
 		actx := &admit.Context{UserID: "u", Intent: admit.IntentWrite, ToolRisk: admit.RiskNone, Now: now}
-		if err := g.Judge(context.Background(), actx, []*admit.Candidate{c}, []*admit.Result{r}); err != nil {
-			t.Fatal(err)
-		}
+		r := judgeOne(t, g, actx, tc.query, tc.text, memory.AuthorityUserConfirmed)
 		if got := slices.Contains(r.Reasons, admit.ReasonSensitiveForTask); got != tc.lowered {
 			t.Errorf("%q for %q: %s %v (fit %.3f / %.3f), want sensitive_content_for_task %v", tc.text, tc.query,
 				r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateThreshold, tc.lowered)
