@@ -156,19 +156,12 @@ func main() {
 		return
 	}
 	if len(seeds) > 0 {
-		var reps []*gatereport.Report
-		for _, sd := range seeds {
-			o := opts
-			o.Seed = sd
-			rep, err := loso(context.Background(), o, *k, func(s string) { fmt.Fprintln(os.Stderr, s) })
-			if err == nil {
-				fmt.Fprintf(os.Stdout, "## Seed %d\n\n", sd)
-				err = rep.Markdown(os.Stdout)
-			}
-			if err != nil {
+		reps := bySeed(loso, opts, seeds, *k)
+		for i, rep := range reps {
+			fmt.Fprintf(os.Stdout, "## Seed %d\n\n", seeds[i])
+			if err := rep.Markdown(os.Stdout); err != nil {
 				fail(err)
 			}
-			reps = append(reps, rep)
 		}
 		fmt.Fprintf(os.Stdout, "\n## Over seeds %s (dev shares, k=%d)\n\n", *seedList, *k)
 		if err := gatereport.Seeds(os.Stdout, seeds, reps); err != nil {
@@ -209,20 +202,28 @@ func footer(rep *gatereport.Report, zeroCues string, w io.Writer) {
 	}
 }
 
-// heldOutSeeds runs the held-out report once per seed and writes the
-// pooled report first (judged against the floors), then each source's
-// AUROC per seed, then every seed's own table.
-func heldOutSeeds(d *gatereport.Data, opts train.Options, seeds []uint64, list, zeroCues string, k int, w io.Writer) {
+// bySeed runs loso (Data.LOSO or Data.DevLOSO) once per seed, each a
+// training of its own, and returns the reports in the seeds' order.
+func bySeed(loso func(context.Context, train.Options, int, func(string)) (*gatereport.Report, error),
+	opts train.Options, seeds []uint64, k int) []*gatereport.Report {
 	var reps []*gatereport.Report
 	for _, sd := range seeds {
 		o := opts
 		o.Seed = sd
-		rep, err := d.LOSO(context.Background(), o, k, func(s string) { fmt.Fprintf(os.Stderr, "seed %d: %s\n", sd, s) })
+		rep, err := loso(context.Background(), o, k, func(s string) { fmt.Fprintf(os.Stderr, "seed %d: %s\n", sd, s) })
 		if err != nil {
 			fail(err)
 		}
 		reps = append(reps, rep)
 	}
+	return reps
+}
+
+// heldOutSeeds runs the held-out report once per seed and writes the
+// pooled report first (judged against the floors), then each source's
+// AUROC per seed, then every seed's own table.
+func heldOutSeeds(d *gatereport.Data, opts train.Options, seeds []uint64, list, zeroCues string, k int, w io.Writer) {
+	reps := bySeed(d.LOSO, opts, seeds, k)
 	pooled, err := gatereport.Pool(reps)
 	if err != nil {
 		fail(err)
