@@ -295,16 +295,23 @@ func frameEnds(a, b []uint64) (p, s, n int) {
 // "When is the team meeting?" the part that differs is the subject asked
 // about, not its value: another subject, not an update.
 func FrameFor(a, b, q *Analysis) float32 {
-	best := frame(a, b)
-	if best.f == 0 || len(q.Words) == 0 {
-		return best.f
+	if len(q.Words) == 0 {
+		return Frame(a, b)
 	}
-	// Every alignment that frames as much is read, not only the one frame
-	// kept, so that the answer does not depend on which text is a.
+	// Every alignment that frames as much as the best is read, not only
+	// the one frame keeps, so that the answer does not depend on which
+	// text is a.
+	var best framing
 	asked := false
+	differs := func(fr framing) bool {
+		return differsOn(a.Seq, fr.leadA, fr, q) || differsOn(b.Seq, fr.leadB, fr, q)
+	}
 	frames(a, b, func(fr framing) {
-		if fr.f == best.f && !asked {
-			asked = differsOn(a.Seq, fr.leadA, fr, q) || differsOn(b.Seq, fr.leadB, fr, q)
+		switch {
+		case fr.f > best.f:
+			best, asked = fr, differs(fr)
+		case fr.f == best.f && !asked:
+			asked = differs(fr)
 		}
 	})
 	if asked {
