@@ -174,6 +174,21 @@ type Report struct {
 	Options train.Options // how each gate was trained
 }
 
+// Trainer extracts the features of every case once and returns a
+// function that trains a model, as Train does, on the training sets
+// without the sources in leaveOut (the model records no training-data
+// hash): the folds of a leave-one-source-out run share one extraction.
+func (d *Data) Trainer(ctx context.Context, o train.Options) (func(leaveOut ...string) (*gate.Model, error), error) {
+	cache, err := d.samples(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return func(leaveOut ...string) (*gate.Model, error) {
+		tr, dev := d.TrainingSets(leaveOut...)
+		return train.Train(cache.of(tr), cache.of(dev), o)
+	}, nil
+}
+
 // LOSO trains one model per public source on everything else and measures
 // it on the held-out source, then measures the model trained on everything
 // but the suite's test split on that split. Every measurement is at equal
@@ -197,14 +212,13 @@ func (d *Data) loso(ctx context.Context, o train.Options, k int, devOnly bool, p
 		progress = func(string) {}
 	}
 	progress("extracting features")
-	cache, err := d.samples(ctx, o)
+	trainWithout, err := d.Trainer(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	rep := &Report{K: k, Options: o}
 	run := func(held string, cases []eval.Case, leaveOut ...string) error {
-		tr, dev := d.TrainingSets(leaveOut...)
-		m, err := train.Train(cache.of(tr), cache.of(dev), o)
+		m, err := trainWithout(leaveOut...)
 		if err != nil {
 			return fmt.Errorf("train without %s: %w", held, err)
 		}

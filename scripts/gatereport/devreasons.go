@@ -35,8 +35,12 @@ func devReasons(ctx context.Context, d *gatereport.Data, o train.Options, exampl
 	var folds []fold
 	trSet, devSet := d.TrainingSets()
 	if loso {
+		trainWithout, err := d.Trainer(ctx, o)
+		if err != nil {
+			return err
+		}
 		for _, s := range d.Sources() {
-			m, err := d.Train(ctx, o, s)
+			m, err := trainWithout(s)
 			if err != nil {
 				return fmt.Errorf("training without %s: %w", s, err)
 			}
