@@ -81,6 +81,11 @@ checksums of both dumps (per kind of record and for the whole) must match;
 they are printed either way. With --verify, nothing is copied: both stores
 are only dumped and compared, to check a copy made earlier.
 
+A new SQLite file gets the permission bits of a SQLite source's file,
+whatever the umask, once the copy is complete (until then it is its
+owner's alone); the copy of a PostgreSQL store gets 0600, its owner's
+only. An existing empty file keeps its own.
+
 The candidate index is not copied. The default (exact) index loads itself
 from the store; a scale-out index (--index weaviate://…) must be rebuilt from
 the destination with ` + "`memgate reindex`" + ` before serving from it. See
@@ -205,7 +210,8 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	if dstLoc.Kind == "sqlite" {
 		dstLoc.Path = filepath.Clean(dstLoc.Path) // as the SQLite store opens it: "d/../x.db" is "x.db"
 	}
-	target := dstLoc // where the copy is written
+	target := dstLoc     // where the copy is written
+	var perm os.FileMode // the permissions of a new file, given once it is complete
 	nothing := "; nothing was written to " + dstLoc.String()
 	if dstLoc.Kind == "sqlite" && !verifyOnly {
 		tmp, err := newStoreFile(dstLoc.Path)
@@ -214,6 +220,9 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 		}
 		if tmp != "" {
 			defer removeStoreFiles(tmp) // after a success, only the link to it is left
+			if perm, err = newFilePerm(srcLoc); err != nil {
+				return fmt.Errorf("--from: %w%s", err, nothing)
+			}
 			target = config.Location{Kind: "sqlite", Path: tmp}
 			for _, old := range leftCopies(dstLoc.Path, tmp) {
 				fmt.Fprintf(e.err, "memgate: %s is a copy an earlier migrate to %s began and did not finish (killed, or still running); remove it if no migrate is running\n",
@@ -284,7 +293,7 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	rep.Match = rep.Differences == nil && rep.Destination.SHA256 == rep.Source.SHA256
 	if rep.Match && target != dstLoc {
 		closed = true
-		if err := publish(dst, target.Path, dstLoc.Path); err != nil {
+		if err := publish(dst, target.Path, dstLoc.Path, perm); err != nil {
 			return fmt.Errorf("--to: %w%s", err, nothing)
 		}
 	}
@@ -375,10 +384,29 @@ func noStaleLog(path string) error {
 	return nil
 }
 
-// publish closes the store written at tmp and gives it the name path, unless
-// a file of that name appeared meanwhile (another run's copy, say), which is
-// left as it is.
-func publish(st store.Store, tmp, path string) error {
+// newFilePerm returns the permission bits of a new SQLite file that migrate
+// writes the copy of src into: those of src's own file, for a SQLite
+// source, so that the copy is shared exactly as the source is (no wider,
+// and no narrower: a group that may use the source may use the copy), as
+// cp -p does, without the umask; 0600, its owner's only, for a PostgreSQL
+// source, whose records the database's roles guarded.
+func newFilePerm(src config.Location) (os.FileMode, error) {
+	if src.Kind != "sqlite" {
+		return 0o600, nil
+	}
+	fi, err := os.Stat(src.Path)
+	if err != nil {
+		return 0, fmt.Errorf("read the permissions of the source's file: %w", err)
+	}
+	return fi.Mode().Perm(), nil
+}
+
+// publish closes the store written at tmp, gives it the permission bits
+// perm, and gives it the name path, unless a file of that name appeared
+// meanwhile (another run's copy, say), which is left as it is. The
+// permissions are set only now, on the complete copy: until then it is
+// its owner's alone, and writable, whatever perm says.
+func publish(st store.Store, tmp, path string, perm os.FileMode) error {
 	if err := st.Close(); err != nil {
 		return fmt.Errorf("close the copy: %w", err)
 	}
@@ -389,6 +417,9 @@ func publish(st store.Store, tmp, path string) error {
 	}
 	if err := noStaleLog(path); err != nil { // one may have appeared during the copy
 		return err
+	}
+	if err := os.Chmod(tmp, perm); err != nil {
+		return fmt.Errorf("give the copy the permissions %#o: %w", perm, err)
 	}
 	err := os.Link(tmp, path) // fails if path exists: never replaces a file
 	switch {

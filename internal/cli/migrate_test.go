@@ -576,3 +576,52 @@ func TestMigrateRefusesStaleLog(t *testing.T) {
 		t.Errorf("migrate into a missing directory: %+v", r)
 	}
 }
+
+// A new SQLite copy has the permission bits of the source's file, whatever
+// they are and whatever the umask: a store readable by its owner only is
+// copied into a file readable by its owner only, and one shared with a
+// group stays shared. An existing (empty) destination keeps its own.
+func TestMigrateKeepsPermissions(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	fillForMigrate(t, src)
+	for i, tc := range []struct {
+		src      os.FileMode
+		existing os.FileMode // an empty destination made beforehand; 0 for none
+		want     os.FileMode
+	}{
+		{src: 0o600, want: 0o600},
+		{src: 0o640, want: 0o640},
+		{src: 0o644, want: 0o644},
+		{src: 0o660, want: 0o660},
+		{src: 0o400, want: 0o400},
+		{src: 0o444, want: 0o444},
+		{src: 0o644, existing: 0o600, want: 0o600},
+		{src: 0o600, existing: 0o640, want: 0o640},
+	} {
+		if err := os.Chmod(src, tc.src); err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, fmt.Sprintf("copy%d.db", i))
+		if tc.existing != 0 {
+			if err := os.WriteFile(dst, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(dst, tc.existing); err != nil {
+				t.Fatal(err)
+			}
+		}
+		name := fmt.Sprintf("source %#o, existing destination %#o", tc.src, tc.existing)
+		if r := run(t, "", "migrate", "--from", src, "--to", dst); r.code != 0 {
+			t.Errorf("%s: migrate: %+v", name, r)
+			continue
+		}
+		fi, err := os.Stat(dst)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := fi.Mode().Perm(); got != tc.want {
+			t.Errorf("%s: the copy's permissions are %#o, want %#o", name, got, tc.want)
+		}
+	}
+}
