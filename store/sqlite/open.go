@@ -225,23 +225,30 @@ func hasWAL(path string) bool {
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // checkHeader refuses a non-empty file that is not SQLite before the driver
-// sees it, since drivers report that only on first use and vaguely. It
-// reports whether there is a non-empty file at path.
+// sees it, since drivers report that only on first use and vaguely, and
+// anything that is not a regular file, before opening it: opening a named
+// pipe to read waits for a writer, for ever. It reports whether there is a
+// non-empty file at path.
 func checkHeader(path string) (bool, error) {
-	f, err := os.Open(path)
+	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return false, nil // OpenWith says why it cannot be created
 	}
 	if err != nil {
 		return false, fmt.Errorf("open store %s: %w", path, err)
 	}
+	if err := regular(path, fi); err != nil {
+		return false, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, fmt.Errorf("open store %s: %w", path, err)
+	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return false, fmt.Errorf("open store %s: it is a directory; --db names the store's file", path)
-	} else if err == nil && !fi.Mode().IsRegular() {
-		// A device or a pipe (/dev/null) would read as an empty new store,
-		// and SQLite would create its journal beside it.
-		return false, fmt.Errorf("open store %s: it is not a regular file; --db names the store's file", path)
+	if fi, err := f.Stat(); err == nil { // what was opened, should path have changed meanwhile
+		if err := regular(path, fi); err != nil {
+			return false, err
+		}
 	}
 	head := make([]byte, 16)
 	n, err := io.ReadFull(f, head)
@@ -252,6 +259,31 @@ func checkHeader(path string) (bool, error) {
 		return false, fmt.Errorf("open store %s: not a memgate store (the file is not a SQLite database)", path)
 	}
 	return true, nil
+}
+
+// regular refuses fi, the file at path, unless it is a regular file: a
+// directory, or a device or a pipe (/dev/null), which would read as an
+// empty new store, with SQLite's journal created beside it. The error says
+// what it is, and names no flag: the path may come from --db, --store,
+// migrate's --from or --to, or a program.
+func regular(path string, fi os.FileInfo) error {
+	m := fi.Mode()
+	var what string
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		what = "a directory"
+	case m&os.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&os.ModeSocket != 0:
+		what = "a socket"
+	case m&os.ModeDevice != 0:
+		what = "a device"
+	default:
+		what = "something else"
+	}
+	return fmt.Errorf("open store %s: it is %s, not a regular file (a store is one file, such as memgate.db)", path, what)
 }
 
 // describe turns SQLite's result codes about the file and the storage under

@@ -1,0 +1,72 @@
+//go:build unix
+
+package cli
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A --from or --to that is not a store's file (a named pipe, a directory,
+// a device) is refused at once: exit status 1, one line naming the flag,
+// the path and what it is, and nothing written. A named pipe used to hang
+// migrate (and every command given it as --db) for ever, waiting for a
+// writer, silent.
+func TestMigrateRefusesWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	fillForMigrate(t, src)
+	fifo := filepath.Join(dir, "pipe.db")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, "never.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"migrate", "--from", fifo, "--to", dst}, "--from: open store " + fifo + ": it is a named pipe"},
+		{[]string{"migrate", "--from", src, "--to", fifo}, "--to: open store " + fifo + ": it is a named pipe"},
+		{[]string{"migrate", "--from", src, "--to", fifo, "--verify"}, "--to: open store " + fifo + ": it is a named pipe"},
+		{[]string{"migrate", "--from", "sqlite:" + sub, "--to", dst}, "--from: open store " + sub + ": it is a directory"},
+		{[]string{"migrate", "--from", src, "--to", sub}, "--to: open store " + sub + ": it is a directory"},
+		{[]string{"migrate", "--from", "/dev/null", "--to", dst}, "--from: open store /dev/null: it is a device"},
+		{[]string{"--db", fifo, "stats"}, "open store " + fifo + ": it is a named pipe"},
+	} {
+		name := strings.Join(tc.args, " ")
+		done := make(chan result, 1)
+		go func() { done <- run(t, "", tc.args...) }()
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(10 * time.Second):
+			if f, err := os.OpenFile(fifo, os.O_RDWR, 0); err == nil { // let the waiting open go
+				<-done
+				f.Close()
+			}
+			t.Fatalf("%s: still running after 10s", name)
+		}
+		if r.code != 1 {
+			t.Errorf("%s: exit %d, want 1\n%s", name, r.code, r.stderr)
+		}
+		checkOneLine(t, name, r.stderr, tc.want)
+		if strings.Contains(r.stderr, "--db") && tc.args[0] == "migrate" {
+			t.Errorf("%s: names --db, which was not given: %s", name, r.stderr)
+		}
+		if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%s created %s", name, dst)
+		}
+		if tmps, _ := filepath.Glob(filepath.Join(dir, ".*.migrate-*")); len(tmps) > 0 {
+			t.Fatalf("%s left %v", name, tmps)
+		}
+	}
+}

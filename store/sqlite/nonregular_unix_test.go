@@ -1,0 +1,73 @@
+//go:build unix
+
+package sqlite
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A path that is not a regular file (a directory, a named pipe, a device)
+// is refused at once, in every mode, with an error that names it and says
+// what it is, and nothing is created beside it. A named pipe in particular
+// is never opened: opening one to read waits for a writer, for ever.
+func TestOpenRefusesWhatIsNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.db")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	sub := filepath.Join(dir, "sub.db")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, want string
+	}{
+		{fifo, "it is a named pipe, not a regular file"},
+		{sub, "it is a directory, not a regular file"},
+		{"/dev/null", "it is a device, not a regular file"},
+	} {
+		if _, err := os.Lstat(tc.path); err != nil {
+			continue // no /dev/null
+		}
+		for _, o := range []OpenOptions{{}, {MustExist: true}, {ReadOnly: true}} {
+			name := fmt.Sprintf("%s, %+v", tc.path, o)
+			done := make(chan error, 1)
+			go func() {
+				s, err := OpenWith(ctx, tc.path, o)
+				if err == nil {
+					s.Close()
+				}
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				// Release the open that waits for a writer, then fail.
+				if f, ferr := os.OpenFile(fifo, os.O_RDWR, 0); ferr == nil {
+					<-done
+					f.Close()
+				}
+				t.Fatalf("OpenWith(%s) still waits after 10s", name)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.path) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("OpenWith(%s) = %v, want an error naming it and saying %q", name, err, tc.want)
+			}
+			if strings.Contains(err.Error(), "--db") {
+				t.Errorf("OpenWith(%s) = %v: names a flag, which the store does not know", name, err)
+			}
+		}
+		for _, suffix := range []string{"-journal", "-wal", "-shm"} {
+			if _, err := os.Lstat(tc.path + suffix); err == nil {
+				t.Errorf("%s was created beside %s", tc.path+suffix, tc.path)
+			}
+		}
+	}
+}
