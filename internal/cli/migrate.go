@@ -224,7 +224,15 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 				return fmt.Errorf("--from: %w%s", err, nothing)
 			}
 			target = config.Location{Kind: "sqlite", Path: tmp}
-			for _, old := range leftCopies(dstLoc.Path, tmp) {
+			left, err := leftCopies(dstLoc.Path, tmp)
+			if err != nil {
+				// A note, not a failure: the copy is made and published as
+				// well without it (a copy being written by another run is
+				// never replaced).
+				fmt.Fprintf(e.err, "memgate: cannot look in %s for copies an earlier migrate to %s left: %s\n",
+					safe(filepath.Dir(dstLoc.Path)), safe(dstLoc.Path), safe(err.Error()))
+			}
+			for _, old := range left {
 				fmt.Fprintf(e.err, "memgate: %s is a copy an earlier migrate to %s began and did not finish (killed, or still running); remove it if no migrate is running\n",
 					safe(old), safe(dstLoc.Path))
 			}
@@ -351,10 +359,12 @@ func newStoreFile(path string) (string, error) {
 // leftCopies lists the files beside path that newStoreFile made for a copy
 // into path, other than ours: a run killed before it could remove its own
 // (kill -9, a power cut) leaves one, and so does a run still going. Their
-// names are the prefix and os.CreateTemp's digits.
-func leftCopies(path, ours string) []string {
+// names are the prefix and os.CreateTemp's digits. The error is that of
+// listing the directory, which a directory one may write in but not read
+// (mode -wx) refuses; those listed before it are returned with it.
+func leftCopies(path, ours string) ([]string, error) {
 	dir := filepath.Dir(path)
-	entries, _ := os.ReadDir(dir) // a note, not a check: an unreadable directory lists none
+	entries, err := os.ReadDir(dir)
 	prefix := "." + filepath.Base(path) + ".migrate-"
 	var out []string
 	for _, d := range entries {
@@ -365,7 +375,7 @@ func leftCopies(path, ours string) []string {
 		}
 		out = append(out, filepath.Join(dir, name))
 	}
-	return out
+	return out, err
 }
 
 // noStaleLog fails if path, a store file that does not exist, has a

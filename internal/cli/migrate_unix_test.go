@@ -70,3 +70,44 @@ func TestMigrateRefusesWhatIsNotAFile(t *testing.T) {
 		}
 	}
 }
+
+// A destination directory that migrate may write in but not list (mode
+// -wx) holds the copy as any other does; that migrate cannot look in it for
+// copies an earlier run left is said on stderr, naming the directory, where
+// it used to be passed over in silence. (Root lists any directory: run as
+// another user.)
+func TestMigrateUnlistableDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may list any directory")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	fillForMigrate(t, src)
+	wx := filepath.Join(dir, "wx")
+	if err := os.Mkdir(wx, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	left := filepath.Join(wx, ".dst.db.migrate-1234")
+	if err := os.WriteFile(left, []byte("left by a killed run"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(wx, 0o300); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(wx, 0o700) })
+	if _, err := os.ReadDir(wx); err == nil {
+		t.Skip("the directory can be listed all the same")
+	}
+	dst := filepath.Join(wx, "dst.db")
+	r := run(t, "", "migrate", "--from", src, "--to", dst)
+	if r.code != 0 {
+		t.Fatalf("migrate into a directory it cannot list: %+v", r)
+	}
+	if want := "cannot look in " + wx + " for copies an earlier migrate to " + dst + " left"; !strings.Contains(r.stderr, want) ||
+		!strings.Contains(r.stderr, "permission denied") {
+		t.Errorf("stderr %q: want a note saying %q, and why", r.stderr, want)
+	}
+	if r := run(t, "", "--db", dst, "get", "m1"); r.code != 0 {
+		t.Errorf("the copy: %+v", r)
+	}
+}
