@@ -235,12 +235,21 @@ func TestMigrateRefusals(t *testing.T) {
 		{[]string{"migrate", "--from", "mem:", "--to", dst}, 2, "--from mem:"},
 		{[]string{"migrate", "--from", src, "--to", "redis://x"}, 2, "--to"},
 		{[]string{"migrate", "--from", src, "--to", "postgres://a:pw@db:port/memgate"}, 2, "--to: the PostgreSQL URL cannot be read: a port is not a number"},
+		{[]string{"migrate", "--from", src, "--to", "postgres://a:s3cret@db/memgate?sslmode=bogus"}, 2, "--to: the PostgreSQL URL cannot be used: failed to configure TLS (sslmode is invalid)"},
+		{[]string{"migrate", "--from", "postgres://a:s3cret@db:0/memgate", "--to", dst}, 2, "--from: the PostgreSQL URL cannot be used: invalid port"},
+		{[]string{"migrate", "--from", src, "--to", "postgres://a:s3cret@db/memgate?pool_max_conns=abc"}, 2, "--to: the PostgreSQL URL cannot be used: cannot parse pool_max_conns"},
+		{[]string{"migrate", "--from", src, "--to", "postgres://a:s3cret@db/memgate?password=pre&s3cret"}, 2, "--to: the PostgreSQL URL cannot be used: failed to parse as URL"},
 		{[]string{"migrate", "--from", src, "--to", "sqlite:" + src}, 2, "the same store"},
 		{[]string{"migrate", "--from", src, "--to", link}, 2, "the same store"},
 		{[]string{"migrate", "--from", "postgres://a@db:5432/memgate", "--to", "postgres://b:pw@DB/memgate?sslmode=disable"}, 2, "the same store"},
 		{[]string{"migrate", "--from", src, "--to", dst, "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"migrate", "--from", filepath.Join(dir, "missing.db"), "--to", dst}, 1, "no store at"},
 		{[]string{"migrate", "--from", src, "--to", dst, "--verify"}, 1, "no store at"},
+		// A certificate file the URL names is read when the store is
+		// opened: a missing one is the environment's fault, not the
+		// command line's (and fails before any connection).
+		{[]string{"migrate", "--from", src, "--to", "postgres://a:s3cret@127.0.0.1:1/memgate?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem"}, 1,
+			"--to: open store: the PostgreSQL URL cannot be used: failed to configure TLS (unable to read CA file: open /nonexistent/ca.pem"},
 	} {
 		name := strings.Join(tc.args, " ")
 		r := run(t, "", tc.args...)
@@ -249,6 +258,9 @@ func TestMigrateRefusals(t *testing.T) {
 			continue
 		}
 		checkOneLine(t, name, r.stderr, tc.want)
+		if strings.Contains(r.stderr, "s3cret") {
+			t.Errorf("%s: prints the password: %s", name, r.stderr)
+		}
 		if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("%s created %s", name, dst)
 		}

@@ -50,8 +50,11 @@ func TestStoreLocation(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--store", "redis://127.0.0.1/memgate", "stats"},
 		{"--store", "sqlite:", "stats"},
-		{"--store", "postgres://alex:s3cret@db.internal:port/memgate", "stats"},    // a port that is no number
-		{"--store", "postgres://alex:s3%zzcret@db.internal:5432/memgate", "stats"}, // a broken escape
+		{"--store", "postgres://alex:s3cret@db.internal:port/memgate", "stats"},          // a port that is no number
+		{"--store", "postgres://alex:s3%zzcret@db.internal:5432/memgate", "stats"},       // a broken escape
+		{"--store", "postgres://alex:s3cret@db.internal/memgate?sslmode=bogus", "stats"}, // a value pgx refuses
+		{"--store", "postgres://alex:s3cret@db.internal:65536/memgate", "stats"},         // a port out of range
+		{"--store", "postgres://db.internal/memgate?password=pre&s3cret", "stats"},       // an '&' in the password
 		{"--index", "hnsw", "stats"},
 		{"--index", "Weaviate://s3cretkey@127.0.0.1:1", "stats"}, // not a scheme this build knows, with a key
 		{"--index", "weaviate:s3cretkey@h", "stats"},

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"net/url"
+	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,14 +65,21 @@ type Store struct {
 // urlForm is the form of a PostgreSQL URL, for error messages.
 const urlForm = "want postgres://USER:PASSWORD@HOST:PORT/DATABASE[?sslmode=…]"
 
-// CheckURL reports whether rawURL, a postgres:// or postgresql:// URL, has a
-// form Open can read, without connecting and without reading files or the
-// environment (certificates, a service file, PG* variables), which Open
-// does: a command line checks it with its other flags. It splits the URL
-// as pgx does (libpq's rules, not net/url's), and refuses what pgx would
-// read with part of the password elsewhere: the password would then show
-// in a message that names the host or the database. Its errors never
-// quote the URL. Other connection strings (keyword=value) pass unchecked.
+// CheckURL reports whether rawURL, a postgres:// or postgresql:// URL, is
+// one Open can use, without connecting: a command line checks it with its
+// other flags, so that a malformed URL is a usage error found before any
+// store is opened. It splits the URL as pgx does (libpq's rules, not
+// net/url's), and refuses what pgx would read with part of the password
+// elsewhere: the password would then show in a message that names the host
+// or the database. Then it asks pgx's own parser about the URL, with every
+// setting pgx would take from a file or the environment (certificates, a
+// password or service file, PG* variables) replaced by one it accepts
+// (see probeURL), and refuses what pgx refuses: a value of a setting, a
+// port, a query it cannot split. What the files and the environment hold
+// is Open's to report, as is a URL that names a service (service=, or
+// $PGSERVICE), whose file may set anything. Its errors never quote the
+// URL, nor anything pgx quotes from a URL it cannot split. Other connection
+// strings (keyword=value) pass unchecked.
 func CheckURL(rawURL string) error {
 	if strings.TrimSpace(rawURL) == "" {
 		return errors.New("empty PostgreSQL URL")
@@ -123,7 +133,102 @@ func CheckURL(rawURL string) error {
 			return bad("a port is not a number")
 		}
 	}
+	probe, ok := probeURL(rawURL, p, hosts)
+	if !ok {
+		return nil
+	}
+	if _, err := pgxpool.ParseConfig(probe); err != nil {
+		return openError(rawURL, err)
+	}
 	return nil
+}
+
+// probeSettings are the settings probeURL adds to a URL, each with a value
+// pgx accepts, in place of what pgx would otherwise take from the
+// environment (PG* variables) or from files (in the home directory, or
+// named by the URL), so that pgx reads no file and no variable changes its
+// verdict. Those marked always replace the URL's own value too (the last
+// of a repeated setting wins): they name files, or the passphrase of one.
+// The others are added only where the URL gives none.
+var probeSettings = []struct {
+	key, value string
+	always     bool
+}{
+	{"user", "probe", true}, // else pgx looks the OS user up
+	{"passfile", "", true},
+	{"servicefile", "", true},
+	{"sslrootcert", "", true},
+	{"sslcert", "", true},
+	{"sslkey", "", true},
+	{"sslpassword", "", true},
+	{"host", "localhost", false},
+	{"port", "5432", false},
+	{"connect_timeout", "0", false},
+	{"sslmode", "disable", false},
+	{"target_session_attrs", "any", false},
+	{"min_protocol_version", "", false},
+	{"max_protocol_version", "", false},
+	{"channel_binding", "", false},
+	{"require_auth", "", false},
+	{"sslnegotiation", "", false},
+	{"sslsni", "", false},
+}
+
+// probeURL returns rawURL with probeSettings added to its query, for
+// CheckURL to give pgx's parser; p is rawURL after its user part and hosts
+// its list of hosts, as CheckURL split them. It returns false when the URL
+// cannot be judged on its own: a service (named by the URL or by
+// $PGSERVICE) is read from a file that may set anything, and pgx reads it
+// whatever the URL says.
+func probeURL(rawURL, p, hosts string) (string, bool) {
+	given := map[string]bool{
+		"host": hosts != "",
+		// pgx takes a port list from the hosts when one has a port, or
+		// there is more than one.
+		"port": strings.Contains(hosts, ","),
+	}
+	for _, h := range strings.Split(hosts, ",") {
+		if i := strings.LastIndexByte(h, ']'); i >= 0 {
+			h = h[i+1:]
+		}
+		if _, port, _ := strings.Cut(h, ":"); port != "" {
+			given["port"] = true
+		}
+	}
+	_, query, hasQuery := strings.Cut(p, "?")
+	for _, pair := range strings.Split(query, "&") {
+		rawKey, rawValue, _ := strings.Cut(pair, "=")
+		key, err1 := url.PathUnescape(rawKey)
+		value, err2 := url.PathUnescape(rawValue)
+		if err1 != nil || err2 != nil {
+			continue // pgx refuses it; CheckURL has refused a bad escape
+		}
+		key = strings.Trim(key, " ")
+		given[key] = true
+		if key == "ssl" && strings.Trim(value, " ") == "true" {
+			given["sslmode"] = true // libpq's alias of sslmode=require
+		}
+	}
+	if given["service"] || os.Getenv("PGSERVICE") != "" {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString(rawURL)
+	sep := "&"
+	switch {
+	case !hasQuery:
+		sep = "?"
+	case query == "" || strings.HasSuffix(query, "&"):
+		sep = ""
+	}
+	for _, ps := range probeSettings {
+		if !ps.always && given[ps.key] {
+			continue
+		}
+		b.WriteString(sep + ps.key + "=" + ps.value)
+		sep = "&"
+	}
+	return b.String(), true
 }
 
 // password returns the password of a postgres:// URL as pgx reads it (up
@@ -211,19 +316,71 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20
 // openError is the error of a URL pgx refuses (a setting's value, a
 // certificate file it cannot read): pgx's reason, without the URL that its
 // message quotes, whose password pgx redacts only on a best-effort basis.
+// Where pgx could not split the URL, the pieces it quotes are left out: one
+// may be part of a password (an '&' in a password given in the query). The
+// reason is left out altogether if it holds a password of the URL, or if
+// the URL holds a '`', which would make where pgx's quote of it ends
+// ambiguous.
 func openError(rawURL string, err error) error {
-	detail := ""
+	generic := fmt.Errorf("the PostgreSQL URL cannot be used (%s)", urlForm)
 	msg := err.Error()
-	if strings.HasPrefix(msg, "cannot parse `") {
+	detail := ""
+	if strings.HasPrefix(msg, "cannot parse `") && !strings.Contains(rawURL, "`") {
 		if i := strings.Index(msg, "`: "); i > 0 {
 			detail = msg[i+3:]
 		}
 	}
-	pw := password(rawURL)
-	if detail == "" || strings.Contains(detail, "://") || pw != "" && strings.Contains(detail, pw) {
-		return fmt.Errorf("the PostgreSQL URL cannot be used (%s)", urlForm)
+	if strings.HasPrefix(detail, "failed to parse as URL") {
+		detail = quoted.ReplaceAllStringFunc(detail, func(q string) string {
+			if len(q) <= 3 { // a character: "="
+				return q
+			}
+			return `"…"`
+		})
+	}
+	if detail == "" || strings.Contains(detail, "://") {
+		return generic
+	}
+	for _, secret := range secrets(rawURL) {
+		if strings.Contains(detail, secret) {
+			return generic
+		}
 	}
 	return fmt.Errorf("the PostgreSQL URL cannot be used: %s", detail)
+}
+
+// quoted matches what pgx's messages about a URL it cannot split quote of
+// it (a key, a value, a host), in "…" or Go's %q.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// secrets returns the passwords of a postgres:// URL, as written and
+// percent-decoded: the user part's (as pgx splits it) and the values of
+// password and sslpassword in the query.
+func secrets(rawURL string) []string {
+	raw := []string{password(rawURL)}
+	p, ok := strings.CutPrefix(rawURL, "postgresql://")
+	if !ok {
+		p, _ = strings.CutPrefix(rawURL, "postgres://")
+	}
+	if i := userEnd(p); i >= 0 {
+		p = p[i+1:]
+	}
+	if _, query, ok := strings.Cut(p, "?"); ok {
+		for _, pair := range strings.Split(query, "&") {
+			k, v, _ := strings.Cut(pair, "=")
+			if k, err := url.PathUnescape(k); err == nil && (strings.Trim(k, " ") == "password" || strings.Trim(k, " ") == "sslpassword") {
+				raw = append(raw, v)
+			}
+		}
+	}
+	var out []string
+	for _, s := range raw {
+		if d, err := url.PathUnescape(s); err == nil && d != s {
+			out = append(out, strings.Trim(d, " "))
+		}
+		out = append(out, strings.Trim(s, " "))
+	}
+	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
 }
 
 // Open opens the store at url (postgres://user:password@host:port/db?… or

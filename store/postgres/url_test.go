@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,6 +41,49 @@ func TestCheckURL(t *testing.T) {
 		{"postgres://memgate:s3cret@db/db@prod", ""},                    // a database with an '@'
 		{"postgres://memgate:s3cret@[::1/memgate", "IPv6"},
 		{"host=db password=s3cr@t dbname=x", ""}, // keyword=value: pgx's business
+		// What pgx's parser refuses in the URL itself, as Open would.
+		{"postgres://memgate:s3cret@db/memgate?sslmode=bogus", "sslmode is invalid"},
+		{"postgres://memgate:s3cret@db/memgate?pool_max_conns=abc", "pool_max_conns"},
+		{"postgres://memgate:s3cret@db/memgate?pool_max_conns=0", "pool_max_conns too small"},
+		{"postgres://memgate:s3cret@db/memgate?pool_max_conn_lifetime=soon", "pool_max_conn_lifetime"},
+		{"postgres://memgate:s3cret@db/memgate?statement_cache_capacity=many", "statement_cache_capacity"},
+		{"postgres://memgate:s3cret@db/memgate?default_query_exec_mode=fast", "default_query_exec_mode"},
+		{"postgres://memgate:s3cret@db/memgate?connect_timeout=soon", "connect_timeout"},
+		{"postgres://memgate:s3cret@db/memgate?connect_timeout=-1", "connect_timeout"},
+		{"postgres://memgate:s3cret@db/memgate?target_session_attrs=fastest", "target_session_attrs"},
+		{"postgres://memgate:s3cret@db/memgate?channel_binding=maybe", "channel_binding"},
+		{"postgres://memgate:s3cret@db/memgate?min_protocol_version=9", "min_protocol_version"},
+		{"postgres://memgate:s3cret@db/memgate?min_protocol_version=3.2&max_protocol_version=3.0", "min_protocol_version"},
+		{"postgres://memgate:s3cret@db/memgate?require_auth=telepathy", "require_auth"},
+		{"postgres://memgate:s3cret@db:0/memgate", "invalid port"},
+		{"postgres://memgate:s3cret@db:65536/memgate", "invalid port"},
+		{"postgres://memgate:s3cret@db/memgate?port=x", "invalid port"},
+		{"postgres://memgate:s3cret@db1,db2,db3/memgate?port=1,2", "could not match"},
+		{"postgres://memgate:s3cret@db/memgate?sslmode", "failed to parse as URL"},
+		{"postgres://memgate:s3cret@db/memgate?password=pre&s3cret", "failed to parse as URL"}, // an '&' in a password
+		{"postgres://memgate:s3cret@db/memgate?sslmode=require&ssl=true&sslmode=bogus", "sslmode is invalid"},
+		{"postgres://memgate:s3cret@[]/memgate", "IPv6"},
+		{"postgres://memgate:s3%00cret@db/memgate", "password"},
+		// What pgx accepts, or reads from files or the environment when the
+		// store is opened: Open's to report.
+		{"postgres://memgate:s3cret@db/memgate?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem", ""},
+		{"postgres://memgate:s3cret@db/memgate?sslrootcert=system", ""},
+		{"postgres://memgate:s3cret@db/memgate?sslcert=/nonexistent/c.pem&sslkey=/nonexistent/c.key", ""},
+		{"postgres://memgate:s3cret@db/memgate?sslcert=/nonexistent/c.pem", ""}, // a key may come from PGSSLKEY
+		{"postgres://memgate:s3cret@db/memgate?passfile=/nonexistent&servicefile=/nonexistent", ""},
+		{"postgres://memgate:s3cret@db/memgate?service=nosuch", ""}, // the service file's business
+		{"postgres://memgate:s3cret@db/memgate?ssl=true", ""},
+		{"postgres://memgate:s3cret@db/memgate?sslmode=bogus&ssl=true", ""}, // the alias comes last, and wins
+		{"postgres://memgate:s3cret@db/memgate?sslmode=disable&ssl=false", ""},
+		{"postgres://memgate:s3cret@db/memgate?pool_max_conns=4&connect_timeout=5&target_session_attrs=read-write&application_name=x", ""},
+		{"postgres://memgate:s3cret@/memgate?host=/var/run/postgresql&sslmode=bogus", ""}, // no TLS over a socket
+		{"postgres://memgate:s3cret@db1,db2/memgate", ""},
+		{"postgres://memgate:s3cret@db1,db2/memgate?port=5432", ""},
+		{"postgres://memgate:s3cret@db/memgate?", ""},
+		{"postgres://memgate:s3cret@db/memgate?sslmode=require&", ""},
+		{"postgres://memgate:s3cret@db/memgate?dbname=other", ""},
+		{"postgres://db", ""},
+		{"postgres://", ""},
 	} {
 		err := CheckURL(tc.url)
 		switch {
@@ -49,6 +94,58 @@ func TestCheckURL(t *testing.T) {
 		case err != nil && strings.Contains(err.Error(), "s3"):
 			t.Errorf("CheckURL(%q): the error shows the password: %v", tc.url, err)
 		}
+	}
+}
+
+// TestCheckURLIgnoresTheEnvironment: CheckURL's verdict is the URL's
+// alone. PG* variables and files in the home directory that pgx reads,
+// all of them wrong, neither make it refuse a good URL nor hide what is
+// wrong in a bad one; they are Open's to report.
+func TestCheckURLIgnoresTheEnvironment(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, ".postgresql"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"root.crt", "postgresql.crt", "postgresql.key"} {
+		if err := os.WriteFile(filepath.Join(home, ".postgresql", name), []byte("not PEM"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("HOME", home)
+	for k, v := range map[string]string{
+		"PGHOST": "a,b,c", "PGPORT": "x", "PGCONNECT_TIMEOUT": "x", "PGSSLMODE": "bogus",
+		"PGSSLROOTCERT": "/nonexistent/ca.pem", "PGSSLCERT": "/nonexistent/c.pem", "PGSSLKEY": "/nonexistent/c.key",
+		"PGSSLPASSWORD": "x", "PGPASSFILE": "/nonexistent", "PGSERVICEFILE": "/nonexistent",
+		"PGTARGETSESSIONATTRS": "x", "PGMINPROTOCOLVERSION": "x", "PGMAXPROTOCOLVERSION": "x",
+		"PGCHANNELBINDING": "x", "PGREQUIREAUTH": "x", "PGSSLNEGOTIATION": "x", "PGSSLSNI": "x",
+		"PGUSER": "x", "PGDATABASE": "x", "PGAPPNAME": "x",
+	} {
+		t.Setenv(k, v)
+	}
+	if _, err := pgxpool.ParseConfig("postgres://memgate:s3cret@db:5432/memgate"); err == nil {
+		t.Fatal("pgx accepts a good URL in this environment: the test sets nothing pgx reads")
+	}
+	for _, tc := range []struct{ url, want string }{
+		{"postgres://memgate:s3cret@db:5432/memgate", ""},
+		{"postgres://memgate:s3cret@db1,db2/memgate?sslmode=verify-full", ""},
+		{"postgres:///memgate", ""},
+		{"postgres://memgate:s3cret@db/memgate?sslmode=bogus", "sslmode is invalid"},
+		{"postgres://memgate:s3cret@db/memgate?connect_timeout=x", "connect_timeout"},
+		{"postgres://memgate:s3cret@db:0/memgate", "invalid port"},
+	} {
+		err := CheckURL(tc.url)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckURL(%q): %v", tc.url, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("CheckURL(%q): %v, want an error saying %q", tc.url, err, tc.want)
+		}
+	}
+	// A service named in the environment may set anything: the URL is
+	// then judged by Open alone.
+	t.Setenv("PGSERVICE", "nosuch")
+	if err := CheckURL("postgres://memgate:s3cret@db:5432/memgate"); err != nil {
+		t.Errorf("with $PGSERVICE set: %v", err)
 	}
 }
 
@@ -69,7 +166,19 @@ func TestOpenError(t *testing.T) {
 			t.Errorf("openError(%q) = %v, want it to say %q without the password", tc.url, err, tc.want)
 		}
 	}
-	if err := openError("postgres://memgate:s3cret@db/x", errors.New("cannot parse `postgres://memgate:s3cret@db/x`: s3cret is odd")); strings.Contains(err.Error(), "s3cret") {
-		t.Errorf("a reason that holds the password is passed on: %v", err)
+	for _, tc := range []struct{ url, reason, want string }{
+		{"postgres://memgate:s3cret@db/x", "s3cret is odd", ""},
+		{"postgres://db/x?password=s3cret", "s3cret is odd", ""},
+		{"postgres://db/x?sslpassword=s3%2Fcret", "s3/cret is odd", ""},
+		// pgx quotes the pieces of a URL it cannot split; one may be part
+		// of a password (an '&' in it).
+		{"postgres://db/x?password=pre&s3cret", `failed to parse as URL (missing key/value separator "=" in URI query parameter: "s3cret")`, "failed to parse as URL"},
+		{"postgres://db/x`: s3cret?sslmode=bogus", "sslmode is invalid", ""},
+		{"postgres://db/x?pool_max_conns=abc", `cannot parse pool_max_conns (strconv.ParseInt: parsing "abc": invalid syntax)`, `parsing "abc"`},
+	} {
+		err := openError(tc.url, errors.New("cannot parse `"+tc.url+"`: "+tc.reason))
+		if strings.Contains(err.Error(), "s3") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("openError(%q, %q) = %v, want it to say %q without the secret", tc.url, tc.reason, err, tc.want)
+		}
 	}
 }
