@@ -124,10 +124,6 @@ func TestEvidence(t *testing.T) {
 		{"newer", map[int]float32{newerSubject: 0.1}, false},
 		{"newer", map[int]float32{newerFrame: 0.7}, true},
 		{"newer", map[int]float32{newerChange: 0.5}, true},
-		// another answer to the question, from a memory about it
-		{"newer", map[int]float32{newerAnswers: 0.6}, true},
-		// the same words of the question in a note mainly about other things
-		{"newer", map[int]float32{newerAnswers: 0.2}, false},
 		{"revoked", map[int]float32{revokedJaccard: 0.05}, false}, // a word or two in common
 		{"revoked", map[int]float32{revokedJaccard: 0.3}, true},
 		{"sensitive", nil, false},
@@ -228,22 +224,13 @@ func TestWeakerGroupIsNotBlamed(t *testing.T) {
 func TestNewerSignalsNeedTheSubject(t *testing.T) {
 	ns, _ := groupRange("newer")
 	tests := []struct {
-		query, older, newer    string
-		frame, change, answers bool // whether the older memory gets each signal
+		query, older, newer string
+		frame, change       bool // whether the older memory gets each signal
 	}{
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "I now go swimming on Tuesdays instead of running.", false, false, false},
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", true, true, true},
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", true, false, true},
-		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false, false, false},
-		// another answer to the question in other words
-		{"Who runs Alphabet these days?", "As of 2015, Alphabet's chief executive is Larry Page.", "Sundar Pichai leads Alphabet as CEO.", false, false, true},
-		// a newer text that holds all of the older one's words restates it
-		{"Who is my dentist?", "My dentist is Dr. Varga.", "Reminder: my dentist is Dr. Varga in Lyon.", false, false, false},
-		// another thing of the same person, naming no one else: no new value
-		{"What should I get Mia for her birthday?", "Mia's birthday is on the 20th; the party is at grandma's.", "Mia is into astronomy now; she wants a telescope for her birthday.", false, true, false},
-		// a question about the past: an older answer is not stale (the frame
-		// stays an input; the network reads it beside the question's past)
-		{"Who was my dentist in 2019?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", true, false, false},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "I now go swimming on Tuesdays instead of running.", false, false},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", true, true},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", true, false},
+		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false, false},
 	}
 	for _, tt := range tests {
 		q := make([]float32, embed.BuiltinDim)
@@ -261,9 +248,6 @@ func TestNewerSignalsNeedTheSubject(t *testing.T) {
 		}
 		if got := x[newerChange] > 0; got != tt.change {
 			t.Errorf("%q after %q, asked %q: change %v", tt.older, tt.newer, tt.query, x[newerChange])
-		}
-		if got := x[newerAnswers] > 0; got != tt.answers {
-			t.Errorf("%q after %q, asked %q: answers %v", tt.older, tt.newer, tt.query, x[newerAnswers])
 		}
 	}
 }
@@ -408,21 +392,5 @@ func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
 			t.Errorf("%q for %q: %s %v (fit %.3f / %.3f), want sensitive_content_for_task %v", tc.text, tc.query,
 				r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateThreshold, tc.lowered)
 		}
-	}
-}
-
-// TestFocus: a statement of the fact asked about is mostly the question's
-// words; a note that mentions the question's subject among other things
-// is not.
-func TestFocus(t *testing.T) {
-	var z content.Analyzer
-	var q, short, long content.Analysis
-	z.Analyze("Who runs Alphabet these days?", &q)
-	z.Analyze("Larry Page is Alphabet's chief executive.", &short)
-	z.Analyze("Checklist: the printer on floor two is out of toner; Alphabet's results are out on Tuesday; "+
-		"the offsite survey closes on Wednesday; parking is tight because of the visitor block.", &long)
-	fs, fl := focus(content.WordsOf(&short, &q), &short), focus(content.WordsOf(&long, &q), &long)
-	if fs < 0.5 || fl >= 0.25 {
-		t.Errorf("focus: statement %v (want ≥ 0.5), note %v (want < 0.25)", fs, fl)
 	}
 }

@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"math/bits"
 	"slices"
 	"time"
 
@@ -39,7 +38,7 @@ import (
 
 // SchemaVersion identifies the feature layout; a model records the schema
 // it was trained on and is refused by a build with another.
-const SchemaVersion = 7
+const SchemaVersion = 6
 
 // group is a named block of features. A group with a reason is a content
 // reason: when removing it from the input raises a low fit the most, the
@@ -55,7 +54,7 @@ var groups = []group{
 	{"instruction", len(instructionCues) + 1, admit.ReasonInstructionContent},
 	{"belief", 13, admit.ReasonBeliefOnObjective},
 	{"topic", 9, admit.ReasonTopicMismatch},
-	{"newer", 14, admit.ReasonNewerOnSubject},
+	{"newer", 13, admit.ReasonNewerOnSubject},
 	{"sensitive", 7, admit.ReasonSensitiveForTask},
 	{"revoked", 3, admit.ReasonRestatesRevoked},
 	{"duplicates", 2, ""},
@@ -89,7 +88,7 @@ func evidence(gi int, x []float32) bool {
 	case admit.ReasonTopicMismatch:
 		return len(x) > topicDomainMismatch && x[topicDomainMismatch] == 1 && x[topicAgreement] < maxMismatchAgreement
 	case admit.ReasonNewerOnSubject:
-		return len(x) > newerAnswers && (x[newerSubject] >= 0.3 || x[newerAnswers] >= 0.5 || x[newerFrame] >= 0.4 || x[newerChange] > 0)
+		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= 0.4 || x[newerChange] > 0)
 	case admit.ReasonSensitiveForTask:
 		// A confidence is evidence wherever it is; a sensitive word is not
 		// in a memory that names someone the request names besides its
@@ -130,7 +129,6 @@ const (
 	newerSubject            = 1  // shared-subject overlap with a newer peer
 	newerFrame              = 9  // Frame shared with a newer peer
 	newerChange             = 11 // a change a newer peer on the subject announces
-	newerAnswers            = 13 // content.Asked with a newer peer naming another value, on a question not about the past, times the memory's focus
 	sensitiveConfided       = 3  // told in confidence
 	sensitiveSubject        = 6  // private content naming someone else the request names
 )
@@ -298,17 +296,12 @@ type extractor struct {
 	// candidate; newerX: the largest change a newer candidate on its
 	// subject announces (its Change cue times their closeness).
 	newerF, newerX []float32
-	// newerV: per candidate, the largest content.Asked it shares with a
-	// newer candidate that gives another value of what it says of the
-	// question (see set).
-	newerV []float32
-	asked  []content.QuestionWords // per candidate: the query's words it holds
-	olderC []float32
-	olderJ []float32
-	dupMax []float32          // per candidate: max cosine to any other candidate
-	dupN   []float32          // per candidate: how many others are near-duplicates
-	wd     []content.Analysis // the withdrawn texts
-	trust  []bool             // per candidate: Trusted(effective authority)
+	olderC         []float32
+	olderJ         []float32
+	dupMax         []float32          // per candidate: max cosine to any other candidate
+	dupN           []float32          // per candidate: how many others are near-duplicates
+	wd             []content.Analysis // the withdrawn texts
+	trust          []bool             // per candidate: Trusted(effective authority)
 	// restatedTrusted is, per candidate, whether a trusted memory restates
 	// a withdrawn text: not a feature (a withdrawn text's authority is
 	// unknown, so it is no peer of a trusted memory), but the gate flags it.
@@ -360,8 +353,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	e.analyzeMemories(actx.UserID, cands)
 	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
-	e.newerF, e.newerX, e.newerV = growF(e.newerF, n), growF(e.newerX, n), growF(e.newerV, n)
-	e.asked = slices.Grow(e.asked[:0], n)[:n]
+	e.newerF, e.newerX = growF(e.newerF, n), growF(e.newerX, n)
 	e.dupMax, e.dupN = growF(e.dupMax, n), growF(e.dupN, n)
 	qn := norm(q)
 	e.trust, e.restatedTrusted = growB(e.trust, n), growB(e.restatedTrusted, n)
@@ -370,8 +362,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
 		e.trust[i], e.restatedTrusted[i] = Trusted(c.Lineage.EffectiveAuthority), false
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
-		e.newerF[i], e.newerX[i], e.newerV[i] = 0, 0, 0
-		e.asked[i] = content.WordsOf(e.mems[i], &e.query)
+		e.newerF[i], e.newerX[i] = 0, 0
 		e.dupMax[i], e.dupN[i] = 0, 0
 	}
 	// The candidate set: for each memory, how close it is to a newer and
@@ -409,13 +400,6 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			if olderSees {
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
 				e.newerF[older] = max(e.newerF[older], content.FrameFor(e.mems[i], e.mems[j], &e.query))
-				// Another value of what the older one says of the question:
-				// not a restatement (one holding all the other's words), and
-				// each names someone or something the other does not.
-				if a := content.Asked(e.asked[older], e.asked[newer]); a > e.newerV[older] && jac < 1 &&
-					content.NamesOther(e.mems[older], e.mems[newer], &e.query) && content.NamesOther(e.mems[newer], e.mems[older], &e.query) {
-					e.newerV[older] = a
-				}
 				// A change announced on another subject says nothing
 				// of this one.
 				if near := max(jac, c, content.DomainAgreement(e.mems[i], e.mems[j])); near >= minChangeCloseness {
@@ -481,15 +465,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			x[o] = v
 			o++
 		}
-		// newer: how close the memory is to a newer and to an older
-		// candidate (cosine, shared subject), whether the question asks
-		// about the past or now, the newer candidates' Frame and announced
-		// change, and another answer to the question from a newer one:
-		// stale facts are restated in other words ("Larry Page is
-		// Alphabet's chief executive", then "Sundar Pichai now leads
-		// Alphabet as CEO"), which only the question's words and the
-		// values named tie together; it counts as much as the memory is
-		// about the question (focus).
+		// newer
 		hasTime := float32(0)
 		if !mem.CreatedAt.IsZero() {
 			hasTime = 1
@@ -497,8 +473,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		qPast, qNow := e.query.Cues[content.QueryPast], e.query.Cues[content.QueryCurrent]
 		for _, v := range []float32{e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i], hasTime, qPast, qNow,
 			e.newerJ[i] * (1 - qPast), e.olderJ[i] * qPast,
-			e.newerF[i], e.newerF[i] * (1 - qPast), e.newerX[i], e.newerX[i] * (1 - qPast),
-			e.newerV[i] * (1 - qPast) * focus(e.asked[i], m)} {
+			e.newerF[i], e.newerF[i] * (1 - qPast), e.newerX[i], e.newerX[i] * (1 - qPast)} {
 			x[o] = v
 			o++
 		}
@@ -569,19 +544,6 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		// metadata
 		writeMetadata(x[o:], actx, c, actx.Now)
 	}
-}
-
-// focus is how much of memory m is about the question: the share of its
-// content words that are question words it holds (asked, content.WordsOf),
-// times three, at most 1. A statement of one fact is much about the
-// question ("Larry Page is Alphabet's chief executive" for "Who runs
-// Alphabet these days?": 1 word of its 5, focus 0.6); a message or a list
-// that mentions the question's subject once is not.
-func focus(asked content.QuestionWords, m *content.Analysis) float32 {
-	if len(m.Words) == 0 {
-		return 0
-	}
-	return min(1, 3*float32(bits.OnesCount64(uint64(asked)))/float32(len(m.Words)))
 }
 
 // writeMetadata encodes the memory's metadata and scope relations.

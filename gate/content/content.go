@@ -15,7 +15,6 @@ package content
 
 import (
 	"hash/maphash"
-	"math/bits"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -329,60 +328,6 @@ func differsOn(seq []uint64, lead int, fr framing, q *Analysis) bool {
 			if _, found := slices.BinarySearch(q.Words, h); found {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-// QuestionWords is the set of the words of question q that a holds, as
-// bits over q's first 64 content words (Analysis.Words order): the part of
-// the question a speaks of. Asked compares two such sets.
-type QuestionWords uint64
-
-// WordsOf returns the words of question q that a holds, but for the words
-// that name where a text was kept ("message", "email", "Slack"): every
-// message a request to reply to one reads holds those.
-func WordsOf(a, q *Analysis) QuestionWords {
-	var set QuestionWords
-	for i, h := range q.Words[:min(len(q.Words), 64)] {
-		if _, found := slices.BinarySearch(a.Words, h); found {
-			if _, carrier := slices.BinarySearch(carriers, h); !carrier {
-				set |= 1 << i
-			}
-		}
-	}
-	return set
-}
-
-// Asked returns the share of the question's words a text holds (a, from
-// WordsOf) that another text holds too (b), and 0 when a holds none: how
-// far the other speaks of what the first says of the question. "Larry Page
-// is Alphabet's chief executive" and "Sundar Pichai now leads Alphabet as
-// CEO" share one word of five (Subject 0.2), but for "Who runs Alphabet
-// these days?" the second holds all the first holds of the question: two
-// answers to it. Two notes that each bring something else to a task share
-// its words as well ("the party budget", "the party is at the park"), so
-// Asked says only that b may answer what a does, not that it replaces it.
-func Asked(a, b QuestionWords) float32 {
-	if a == 0 {
-		return 0
-	}
-	return float32(bits.OnesCount64(uint64(a&b))) / float32(bits.OnesCount64(uint64(a)))
-}
-
-// NamesOther reports whether a names someone or something (Analysis.Names)
-// that neither b nor question q mentions. Two statements that each name
-// another ("Larry Page is Alphabet's chief executive", "Sundar Pichai now
-// leads Alphabet") give two values of one thing; two notes on one person
-// that name no one else ("Mia's birthday is in June", "Mia asked for a
-// telescope") tell two things of her.
-func NamesOther(a, b, q *Analysis) bool {
-	for _, n := range a.Names {
-		if _, found := slices.BinarySearch(b.Words, n); found {
-			continue
-		}
-		if _, found := slices.BinarySearch(q.Words, n); !found {
-			return true
 		}
 	}
 	return false

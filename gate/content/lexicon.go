@@ -2,7 +2,6 @@ package content
 
 import (
 	"hash/maphash"
-	"slices"
 	"strings"
 )
 
@@ -173,15 +172,6 @@ const stopwords = "a an the and or but if then else of to in on at by for with f
 	"have has had not no yes i me my we our you your he she him her his they them their what which who whom how when where why " +
 	"all any some each every more most other only own same just also now up down out over again once"
 
-// carrierWords name where a text was kept or came from, not what it says:
-// a request's "you can check my Messenger" or "reply to the email" shares
-// them with every message it reads (content.WordsOf leaves them out).
-const carrierWords = "message messages messenger email emails mail gmail inbox chat chats slack notion calendar facebook " +
-	"whatsapp sms dm dms channel channels thread threads"
-
-// carriers holds the hashes of carrierWords, sorted.
-var carriers []uint64
-
 // phrases are two-word cues.
 var phrases = map[Cue]string{
 	AddressedToAgent: "language model,dear assistant,hey assistant,attention ai,the assistant,the ai,the agent," +
@@ -207,7 +197,7 @@ var phrases = map[Cue]string{
 		"what i think,what i like,what i prefer,do i like,do i think,do i prefer",
 	Reported:     "web page,according to,found online,posted on,read on",
 	QueryPast:    "used to,back in,as of",
-	QueryCurrent: "right now,these days,at present,as of,at the moment",
+	QueryCurrent: "right now,these days,at present,as of",
 	Change: "no longer,any more,not anymore,as of,took over,taken over,stepped down,new address,new number,switched to,moved to," +
 		"changed to,from this,these days",
 	Sensitive: "keep quiet,between us,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
@@ -331,10 +321,6 @@ func init() {
 		e.hash = maphash.String(seed, w)
 		lexicon[w] = e
 	}
-	for _, w := range strings.Fields(carrierWords) {
-		carriers = append(carriers, maphash.String(seed, w))
-	}
-	slices.Sort(carriers)
 	for c, list := range phrases {
 		for _, p := range strings.Split(list, ",") {
 			ws := strings.Fields(p)
