@@ -215,6 +215,11 @@ func TestEvalCommands(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 	}
+	// The report names the command line Main was given, not the process's.
+	md, _ := os.ReadFile(filepath.Join(dir, "rep", "report.md"))
+	if want := "memgate eval --cases " + bad + " --report " + filepath.Join(dir, "rep"); !strings.Contains(string(md), want) {
+		t.Errorf("report.md does not name the command %q", want)
+	}
 	r = run(t, "", "eval", "--cases", cases, "--baseline", "policy", "--json")
 	var rep map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
@@ -318,5 +323,22 @@ func TestTrainWithVerdicts(t *testing.T) {
 		"--out", filepath.Join(dir, "g.model"), "--epochs", "5")
 	if r.code != 0 || !strings.Contains(r.stderr, "added 2 reviewer verdicts") {
 		t.Fatalf("train --verdicts: %+v", r)
+	}
+}
+
+func TestShellJoin(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "--cases", "/tmp/s/test.jsonl", "--mode=admit"}, "eval --cases /tmp/s/test.jsonl --mode=admit"},
+		{[]string{"eval", "--cases", "my cases.jsonl"}, "eval --cases 'my cases.jsonl'"},
+		{[]string{"it's", ""}, `'it'\''s' ''`},
+		{[]string{"$HOME"}, "'$HOME'"},
+	}
+	for _, tt := range tests {
+		if got := shellJoin(tt.args); got != tt.want {
+			t.Errorf("shellJoin(%q) = %s, want %s", tt.args, got, tt.want)
+		}
 	}
 }

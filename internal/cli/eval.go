@@ -184,7 +184,7 @@ threshold) as JSON Lines, to read failures one by one.`,
 				fmt.Fprintf(e.err, "%s: skipped %s\n", safe(cases), safe(fmt.Sprint(w)))
 			}
 			if reportDir != "" {
-				command := "memgate eval " + strings.Join(os.Args[2:], " ")
+				command := "memgate " + shellJoin(e.args)
 				if err := eval.WriteDir(reportDir, rep, command); err != nil {
 					return err
 				}
@@ -287,4 +287,20 @@ func sourceNames() []string {
 		out = append(out, s.Name)
 	}
 	return out
+}
+
+// shellJoin joins a command line's arguments as a shell would read them
+// back: an argument with a character outside a safe set (a space, a
+// quote, "$") is single-quoted.
+func shellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a == "" || strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./=:,@%+-", r))
+		}) >= 0 {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
 }
