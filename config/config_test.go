@@ -123,18 +123,22 @@ func TestLocationHidesThePassword(t *testing.T) {
 		refused  bool
 	}{
 		{"postgres://memgate:s3cret@127.0.0.1:5432/memgate", "postgres://memgate:xxxxx@127.0.0.1:5432/memgate", false},
-		{"postgres://memgate:12/s3cret@db:5432/memgate?sslmode=disable", "postgres://memgate:xxxxx@db:5432/memgate?sslmode=disable", true},
-		{"postgres://memgate:p@ss:s3cret@db/memgate", "postgres://memgate:xxxxx@db/memgate", true},
+		{"postgres://memgate:12/s3cret@db:5432/memgate?sslmode=disable", "postgres://…", true},
+		{"postgres://memgate:p@ss:s3cret@db/memgate", "postgres://memgate:xxxxx@…", true},
 		{"postgresql://db/memgate?user=memgate&password=s3cret&sslmode=require", "postgresql://db/memgate?password=xxxxx&sslmode=require&user=memgate", false},
 		{"postgres://db/memgate?sslpassword=s3cret", "postgres://db/memgate?sslpassword=xxxxx", false},
+		// a key beside a password may be a piece of it
+		{"postgres://db/memgate?password=ab&s3cret=ef&sslmode=require", "postgres://db/memgate?…", false},
 		{"postgres://db/memgate?password=s3cret&bad=%zz", "postgres://db/memgate?…", true},
 		{"postgres://memgate@db/memgate", "postgres://memgate@db/memgate", false},
-		{"postgres://127.0.0.1:1/db?user=a@b&password=s3cret", "postgres://127.0.0.1:1/db?password=xxxxx&user=a%40b", true},
-		{"postgres://u@127.0.0.1:1/db?password=pre@s3cret", "postgres://u@127.0.0.1:1/db?password=xxxxx", false},
+		{"postgres://127.0.0.1:1/db?user=a@b&password=s3cret", "postgres://…", true},
+		{"postgres://u@127.0.0.1:1/db?password=pre%40s3cret", "postgres://u@127.0.0.1:1/db?password=xxxxx", false},
+		{"postgres://u@127.0.0.1:1/db?password=pre@s3cret", "postgres://u@…", true}, // an '@' after the user part: encode it
 		{"postgres://u@127.0.0.1:1/db? password=s3cret", "postgres://u@127.0.0.1:1/db?password=xxxxx", false},
-		{"postgres://u@db/x?sslpassword=a@s3cret&sslmode=verify-full", "postgres://u@db/x?sslmode=verify-full&sslpassword=xxxxx", false},
-		{"postgres://u:pre@s3cret@db/x", "postgres://u:xxxxx@db/x", true},
-		{"postgres://u:s3cret@db/db@prod", "postgres://u:xxxxx@db/db@prod", false},
+		{"postgres://u@db/x?sslpassword=a%40s3cret&sslmode=verify-full", "postgres://u@db/x?sslmode=verify-full&sslpassword=xxxxx", false},
+		{"postgres://u:pre@s3cret@db/x", "postgres://u:xxxxx@…", true},
+		{"postgres://u:s3cret@db/db@prod", "postgres://u:xxxxx@…", true}, // "s3cret@db/db" and host prod?
+		{"postgres://u:s3cret@db/db%40prod", "postgres://u:xxxxx@db/db%40prod", false},
 	} {
 		loc, err := ParseStore(tc.in)
 		if (err != nil) != tc.refused {

@@ -7,7 +7,6 @@ import (
 	"hash/fnv"
 	"net/url"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,8 +112,13 @@ func CheckURL(rawURL string) error {
 	hosts, _, _ := strings.Cut(p, "/")
 	hosts, _, _ = strings.Cut(hosts, "?")
 	switch {
-	case strings.Contains(hosts, "@"):
-		return bad("an '@' follows the password's end: percent-encode an '@' in the password as %40")
+	case userinfo && strings.Contains(p, "@"):
+		// pgx ends the user part at the first '@'. A later one, in the
+		// hosts, the database or the settings, may be the rest of a
+		// password ("alex:pw@?x=y@db", "alex:pw@QXJ?@db"), which pgx would
+		// read as a host or a setting and send where it was not meant to
+		// go; a URL cannot tell, so every later '@' must be encoded.
+		return bad("an '@' follows the password's end: percent-encode an '@' in the password, the database or a setting as %40")
 	case !userinfo && strings.Contains(p, "@"):
 		// Without a user part, an '@' anywhere is likely the end of a
 		// password a '/' cut short, its rest now read as the database or
@@ -257,22 +261,29 @@ func userEnd(p string) int {
 
 // RedactURL returns a postgres:// URL without its password, for display,
 // split as pgx splits it (libpq's rules): the user part ends at the first '@' before
-// any '/', and where more '@' follow in the host list, or one comes after
-// the host with no user part (a password holding '@' or '/'), everything
-// before the last of them is taken for credentials. Of the query, only the
+// any '/'. Where more '@' follow it, only the user's name is shown (the
+// rest may be the password's), and where one comes with no user part (a
+// password holding '/' or '?'), nothing is. Of the query, only the
 // values of settings that hold no secret are shown.
 func RedactURL(s string) string {
 	scheme, rest, _ := strings.Cut(s, "://")
 	end := -1 // the end of the credentials in rest
 	if i := userEnd(rest); i >= 0 {
-		end = i
-		hosts, _, _ := strings.Cut(rest[i+1:], "/")
-		hosts, _, _ = strings.Cut(hosts, "?")
-		if j := strings.LastIndex(hosts, "@"); j >= 0 {
-			end = i + 1 + j
+		if strings.Contains(rest[i+1:], "@") {
+			// Any later '@' may end a password that holds '@', and
+			// what follows the first may be the password's rest (CheckURL
+			// refuses such a URL): only the user's name is shown.
+			name, _, hasPassword := strings.Cut(rest[:i], ":")
+			if hasPassword {
+				name += ":xxxxx"
+			}
+			return scheme + "://" + name + "@…"
 		}
-	} else if beforeQuery, _, _ := strings.Cut(rest, "?"); strings.Contains(beforeQuery, "@") {
-		end = strings.LastIndex(beforeQuery, "@")
+		end = i
+	} else if strings.Contains(rest, "@") {
+		// With no user part, an '@' anywhere may end a password that a
+		// '/' or a '?' cut short (CheckURL refuses it): nothing is shown.
+		return scheme + "://…"
 	}
 	user := ""
 	if end >= 0 {
@@ -289,12 +300,24 @@ func RedactURL(s string) string {
 	if !hasQuery {
 		return out
 	}
+	hasPassword := false
+	for _, kv := range strings.Split(query, "&") {
+		k, _, _ := strings.Cut(kv, "=")
+		if key, err := url.QueryUnescape(k); err == nil && isPasswordKey(key) {
+			hasPassword = true
+		}
+	}
 	q := url.Values{}
 	for _, kv := range strings.Split(query, "&") {
 		k, v, _ := strings.Cut(kv, "=")
 		key, err1 := url.QueryUnescape(k)
 		val, err2 := url.QueryUnescape(v)
 		if err1 != nil || err2 != nil {
+			return out + "?…"
+		}
+		if hasPassword && !shownSettings[strings.TrimSpace(key)] && !isPasswordKey(key) {
+			// A key beside a password may be a piece of it
+			// ("?password=pre&s3cret=x" reads as a key "s3cret").
 			return out + "?…"
 		}
 		if key = strings.TrimSpace(key); !shownSettings[key] {
@@ -316,11 +339,12 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20
 // openError is the error of a URL pgx refuses (a setting's value, a
 // certificate file it cannot read): pgx's reason, without the URL that its
 // message quotes, whose password pgx redacts only on a best-effort basis.
-// Where pgx could not split the URL, the pieces it quotes are left out: one
-// may be part of a password (an '&' in a password given in the query). The
-// reason is left out altogether if it holds a password of the URL, or if
-// the URL holds a '`', which would make where pgx's quote of it ends
-// ambiguous.
+// Where pgx cannot split a URL it quotes the piece it stopped at, raw (a
+// quote or a backslash in it ends nothing), and it names some settings'
+// values unquoted; either may be part of a password given in the query
+// ("?password=pre&s3cret": "s3cret" reads as a setting). So the reason is
+// cut at its first quote, and left out when the URL gives a password in
+// its query or when it holds a password of the URL.
 func openError(rawURL string, err error) error {
 	generic := fmt.Errorf("the PostgreSQL URL cannot be used (%s)", urlForm)
 	msg := err.Error()
@@ -330,33 +354,26 @@ func openError(rawURL string, err error) error {
 			detail = msg[i+3:]
 		}
 	}
-	if strings.HasPrefix(detail, "failed to parse as URL") {
-		detail = quoted.ReplaceAllStringFunc(detail, func(q string) string {
-			if len(q) <= 3 { // a character: "="
-				return q
-			}
-			return `"…"`
-		})
+	if i := strings.IndexAny(detail, "\"'`\\"); i >= 0 { // what follows may be a piece of the URL
+		detail = strings.TrimRight(detail[:i], " ") + " …)"
 	}
-	if detail == "" || strings.Contains(detail, "://") {
+	pws, inQuery := secrets(rawURL)
+	if detail == "" || inQuery || strings.Contains(detail, "://") {
 		return generic
 	}
-	for _, secret := range secrets(rawURL) {
-		if strings.Contains(detail, secret) {
+	for _, pw := range pws {
+		if strings.Contains(detail, pw) {
 			return generic
 		}
 	}
 	return fmt.Errorf("the PostgreSQL URL cannot be used: %s", detail)
 }
 
-// quoted matches what pgx's messages about a URL it cannot split quote of
-// it (a key, a value, a host), in "…" or Go's %q.
-var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-
 // secrets returns the passwords of a postgres:// URL, as written and
 // percent-decoded: the user part's (as pgx splits it) and the values of
-// password and sslpassword in the query.
-func secrets(rawURL string) []string {
+// password and sslpassword in the query; inQuery reports whether the query
+// names either.
+func secrets(rawURL string) (pws []string, inQuery bool) {
 	raw := []string{password(rawURL)}
 	p, ok := strings.CutPrefix(rawURL, "postgresql://")
 	if !ok {
@@ -368,19 +385,25 @@ func secrets(rawURL string) []string {
 	if _, query, ok := strings.Cut(p, "?"); ok {
 		for _, pair := range strings.Split(query, "&") {
 			k, v, _ := strings.Cut(pair, "=")
-			if k, err := url.PathUnescape(k); err == nil && (strings.Trim(k, " ") == "password" || strings.Trim(k, " ") == "sslpassword") {
-				raw = append(raw, v)
+			if k, err := url.PathUnescape(k); err == nil && isPasswordKey(k) {
+				raw, inQuery = append(raw, v), true
 			}
 		}
 	}
-	var out []string
 	for _, s := range raw {
 		if d, err := url.PathUnescape(s); err == nil && d != s {
-			out = append(out, strings.Trim(d, " "))
+			pws = append(pws, strings.Trim(d, " "))
 		}
-		out = append(out, strings.Trim(s, " "))
+		pws = append(pws, strings.Trim(s, " "))
 	}
-	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
+	return slices.DeleteFunc(pws, func(s string) bool { return s == "" }), inQuery
+}
+
+// isPasswordKey reports whether a URL query key (percent-decoded) sets a
+// password, as pgx reads keys (surrounding spaces trimmed).
+func isPasswordKey(k string) bool {
+	k = strings.Trim(k, " ")
+	return k == "password" || k == "sslpassword"
 }
 
 // Open opens the store at url (postgres://user:password@host:port/db?… or

@@ -38,7 +38,8 @@ func TestCheckURL(t *testing.T) {
 		{"postgres://memgate:s3[cr]et@db/memgate", ""},                  //
 		{"postgres://memgate:s3cret@127.0.0.1:1,localhost/memgate", ""}, // a later host without a port
 		{"postgres://memgate:s3cret@[::1]:1,[::1]/memgate", ""},         //
-		{"postgres://memgate:s3cret@db/db@prod", ""},                    // a database with an '@'
+		{"postgres://memgate:s3cret@db/db%40prod", ""},                  // a database with an '@', encoded
+		{"postgres://memgate:s3cret@db/db@prod", "an '@' follows"},
 		{"postgres://memgate:s3cret@[::1/memgate", "IPv6"},
 		{"host=db password=s3cr@t dbname=x", ""}, // keyword=value: pgx's business
 		// What pgx's parser refuses in the URL itself, as Open would.
@@ -60,7 +61,11 @@ func TestCheckURL(t *testing.T) {
 		{"postgres://memgate:s3cret@db/memgate?port=x", "invalid port"},
 		{"postgres://memgate:s3cret@db1,db2,db3/memgate?port=1,2", "could not match"},
 		{"postgres://memgate:s3cret@db/memgate?sslmode", "failed to parse as URL"},
-		{"postgres://memgate:s3cret@db/memgate?password=pre&s3cret", "failed to parse as URL"}, // an '&' in a password
+		// an '&' in a password given in the query: pgx's reason would quote
+		// the piece after it
+		{"postgres://memgate:s3cret@db/memgate?password=pre&s3cret", "cannot be used (want"},
+		// an '@' after the user part and no host: the rest of a password
+		{"postgres://alex:c0rrect@?battery=s3aple@db:5432/memgate", "an '@' follows the password's end"},
 		{"postgres://memgate:s3cret@db/memgate?sslmode=require&ssl=true&sslmode=bogus", "sslmode is invalid"},
 		{"postgres://memgate:s3cret@[]/memgate", "IPv6"},
 		{"postgres://memgate:s3%00cret@db/memgate", "password"},
@@ -172,13 +177,45 @@ func TestOpenError(t *testing.T) {
 		{"postgres://db/x?sslpassword=s3%2Fcret", "s3/cret is odd", ""},
 		// pgx quotes the pieces of a URL it cannot split; one may be part
 		// of a password (an '&' in it).
-		{"postgres://db/x?password=pre&s3cret", `failed to parse as URL (missing key/value separator "=" in URI query parameter: "s3cret")`, "failed to parse as URL"},
+		{"postgres://db/x?password=pre&s3cret", `failed to parse as URL (missing key/value separator "=" in URI query parameter: "s3cret")`, "cannot be used (want"},
+		// pgx quotes raw ("%s", not %q): a quote or a backslash in the piece
+		// ends nothing, so nothing after the first quote is shown
+		{"postgres://db/x?sslmode&s3\\", `failed to parse as URL (missing key/value separator "=" in URI query parameter: "s3\\")`, "failed to parse as URL (missing key/value separator …)"},
+		{"postgres://db/x?sslmode&s\"3cret", `failed to parse as URL (missing key/value separator "=" in URI query parameter: "s"3cret")`, "failed to parse as URL"},
 		{"postgres://db/x`: s3cret?sslmode=bogus", "sslmode is invalid", ""},
-		{"postgres://db/x?pool_max_conns=abc", `cannot parse pool_max_conns (strconv.ParseInt: parsing "abc": invalid syntax)`, `parsing "abc"`},
+		{"postgres://db/x?pool_max_conns=abc", `cannot parse pool_max_conns (strconv.ParseInt: parsing "abc": invalid syntax)`, `cannot parse pool_max_conns (strconv.ParseInt: parsing …)`},
 	} {
 		err := openError(tc.url, errors.New("cannot parse `"+tc.url+"`: "+tc.reason))
 		if strings.Contains(err.Error(), "s3") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("openError(%q, %q) = %v, want it to say %q without the secret", tc.url, tc.reason, err, tc.want)
 		}
 	}
+}
+
+// FuzzURLHidesThePassword: whatever a password holds, and wherever a URL
+// gives it (the user part, password=, sslpassword=), neither CheckURL's
+// error nor RedactURL shows a piece of it. The password's middle is a
+// marker ("QXJ") that no other part of the URL holds.
+func FuzzURLHidesThePassword(f *testing.F) {
+	for _, s := range [][2]string{{"pre&", ""}, {"pre&", `\`}, {"pre&s\"", ""}, {"c0rrect@?x=", "@db"}, {"a/b", ""}, {"", "&sslmode"}, {"%", "%41"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, before, after string) {
+		pw := before + "QXJ" + after
+		for _, u := range []string{
+			"postgres://alex:" + pw + "@db:5432/memgate?sslmode=require",
+			"postgres://db/memgate?password=" + pw + "&connect_timeout=5",
+			"postgres://alex@db/memgate?sslmode=require&sslpassword=" + pw,
+		} {
+			if strings.Count(u, "QXJ") != 1 {
+				return // the marker must be the password's own
+			}
+			if err := CheckURL(u); err != nil && strings.Contains(err.Error(), "QXJ") {
+				t.Fatalf("CheckURL(%q) shows the password: %v", u, err)
+			}
+			if r := RedactURL(u); strings.Contains(r, "QXJ") {
+				t.Fatalf("RedactURL(%q) = %q shows the password", u, r)
+			}
+		}
+	})
 }
