@@ -71,3 +71,45 @@ func TestOpenRefusesWhatIsNotAFile(t *testing.T) {
 		}
 	}
 }
+
+// A named pipe where SQLite keeps the store's journal, log or log index is
+// refused as well, for a store that exists and for one to be created:
+// SQLite would open it by name and wait for a writer.
+func TestOpenRefusesAPipeBesideTheStore(t *testing.T) {
+	for _, side := range []string{"-journal", "-wal", "-shm"} {
+		for _, exists := range []bool{true, false} {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "m.db")
+			if exists {
+				s, err := Open(ctx, path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.Close()
+			}
+			if err := syscall.Mkfifo(path+side, 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				s, err := Open(ctx, path)
+				if err == nil {
+					s.Close()
+				}
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), path+side) {
+					t.Errorf("store exists %v, a pipe at %s: %v, want an error naming it", exists, side, err)
+				}
+			case <-time.After(10 * time.Second):
+				if f, ferr := os.OpenFile(path+side, os.O_RDWR, 0); ferr == nil {
+					<-done
+					f.Close()
+				}
+				t.Fatalf("store exists %v, a pipe at %s: Open still waits after 10s", exists, side)
+			}
+		}
+	}
+}

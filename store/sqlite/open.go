@@ -230,6 +230,13 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // pipe to read waits for a writer, for ever. It reports whether there is a
 // non-empty file at path.
 func checkHeader(path string) (bool, error) {
+	// SQLite opens the journal, the log and its index beside the file by
+	// their names too: a named pipe there would block it for good.
+	for _, side := range []string{"-journal", "-wal", "-shm"} {
+		if fi, err := os.Stat(path + side); err == nil && !fi.Mode().IsRegular() {
+			return false, fmt.Errorf("open store %s: %s beside it is not a regular file (%v): remove it", path, path+side, fi.Mode().Type())
+		}
+	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return false, nil // OpenWith says why it cannot be created
