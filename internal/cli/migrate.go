@@ -83,8 +83,9 @@ are only dumped and compared, to check a copy made earlier.
 
 A new SQLite file gets the permission bits of a SQLite source's file,
 whatever the umask, once the copy is complete (until then it is its
-owner's alone); the copy of a PostgreSQL store gets 0600, its owner's
-only. An existing empty file keeps its own.
+owner's alone), but never write permission for all, and the group's only
+when the copy has the source's group; the copy of a PostgreSQL store gets
+0600, its owner's only. An existing empty file keeps its own.
 
 The candidate index is not copied. The default (exact) index loads itself
 from the store; a scale-out index (--index weaviate://…) must be rebuilt from
@@ -210,8 +211,8 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	if dstLoc.Kind == "sqlite" {
 		dstLoc.Path = filepath.Clean(dstLoc.Path) // as the SQLite store opens it: "d/../x.db" is "x.db"
 	}
-	target := dstLoc     // where the copy is written
-	var perm os.FileMode // the permissions of a new file, given once it is complete
+	target := dstLoc        // where the copy is written
+	var srcFile os.FileInfo // a SQLite source's file, whose permissions a new file gets once it is complete
 	nothing := "; nothing was written to " + dstLoc.String()
 	if dstLoc.Kind == "sqlite" && !verifyOnly {
 		tmp, err := newStoreFile(dstLoc.Path)
@@ -220,7 +221,7 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 		}
 		if tmp != "" {
 			defer removeStoreFiles(tmp) // after a success, only the link to it is left
-			if perm, err = newFilePerm(srcLoc); err != nil {
+			if srcFile, err = sourceFile(srcLoc); err != nil {
 				return fmt.Errorf("--from: %w%s", err, nothing)
 			}
 			target = config.Location{Kind: "sqlite", Path: tmp}
@@ -301,7 +302,7 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	rep.Match = rep.Differences == nil && rep.Destination.SHA256 == rep.Source.SHA256
 	if rep.Match && target != dstLoc {
 		closed = true
-		if err := publish(dst, target.Path, dstLoc.Path, perm); err != nil {
+		if err := publish(dst, target.Path, dstLoc.Path, srcFile); err != nil {
 			return fmt.Errorf("--to: %w%s", err, nothing)
 		}
 	}
@@ -394,29 +395,49 @@ func noStaleLog(path string) error {
 	return nil
 }
 
-// newFilePerm returns the permission bits of a new SQLite file that migrate
-// writes the copy of src into: those of src's own file, for a SQLite
-// source, so that the copy is shared exactly as the source is (no wider,
-// and no narrower: a group that may use the source may use the copy), as
-// cp -p does, without the umask; 0600, its owner's only, for a PostgreSQL
-// source, whose records the database's roles guarded.
-func newFilePerm(src config.Location) (os.FileMode, error) {
+// sourceFile returns what a SQLite source's file is (its permissions and
+// group, for the copy's: see copyPerm), and nil for a PostgreSQL source.
+func sourceFile(src config.Location) (os.FileInfo, error) {
 	if src.Kind != "sqlite" {
-		return 0o600, nil
+		return nil, nil
 	}
 	fi, err := os.Stat(src.Path)
 	if err != nil {
-		return 0, fmt.Errorf("read the permissions of the source's file: %w", err)
+		return nil, fmt.Errorf("read the permissions of the source's file: %w", err)
 	}
-	return fi.Mode().Perm(), nil
+	return fi, nil
+}
+
+// copyPerm returns the permission bits of a copy (its file: cp) of the
+// store whose file is src: src's own, so that the copy is shared as the
+// source is (no wider, and no narrower: a group that may use the source may
+// use the copy), as cp -p does, without the umask; but never write
+// permission for all, and none for the group when the copy's group is
+// another (a directory whose group its files take, or a user of another
+// primary group, copies to a group the source did not name). A PostgreSQL
+// source's copy (src nil) is its owner's only: the database's roles guarded
+// its records.
+func copyPerm(src, cp os.FileInfo) os.FileMode {
+	if src == nil {
+		return 0o600
+	}
+	perm := src.Mode().Perm() &^ 0o002
+	if !sameGroup(src, cp) {
+		perm &^= 0o070
+	}
+	return perm
 }
 
 // publish closes the store written at tmp, gives it the permission bits
-// perm, and gives it the name path, unless a file of that name appeared
-// meanwhile (another run's copy, say), which is left as it is. The
-// permissions are set only now, on the complete copy: until then it is
-// its owner's alone, and writable, whatever perm says.
-func publish(st store.Store, tmp, path string, perm os.FileMode) error {
+// copyPerm gives a copy of the store whose file is src, and gives it the
+// name path, unless a file of that name appeared meanwhile (another run's
+// copy, say), which is left as it is. The permissions are set only now,
+// on the complete copy: until then it is its owner's alone, and writable,
+// whatever the source's say. They are set on the file opened, after
+// checking that it is the regular file tmp named when looked at without
+// following links: a link put in its place (by whoever may write in the
+// directory) never passes the permissions on to the file it names.
+func publish(st store.Store, tmp, path string, src os.FileInfo) error {
 	if err := st.Close(); err != nil {
 		return fmt.Errorf("close the copy: %w", err)
 	}
@@ -428,8 +449,8 @@ func publish(st store.Store, tmp, path string, perm os.FileMode) error {
 	if err := noStaleLog(path); err != nil { // one may have appeared during the copy
 		return err
 	}
-	if err := os.Chmod(tmp, perm); err != nil {
-		return fmt.Errorf("give the copy the permissions %#o: %w", perm, err)
+	if err := chmodCopy(tmp, src); err != nil {
+		return err
 	}
 	err := os.Link(tmp, path) // fails if path exists: never replaces a file
 	switch {
@@ -444,6 +465,32 @@ func publish(st store.Store, tmp, path string, perm os.FileMode) error {
 		if err := os.Rename(tmp, path); err != nil {
 			return fmt.Errorf("name the copy %s: %w", path, err)
 		}
+	}
+	return nil
+}
+
+// chmodCopy gives the copy at tmp its permissions (copyPerm), on the file
+// opened, once it is known to be the regular file tmp names itself.
+func chmodCopy(tmp string, src os.FileInfo) error {
+	named, err := os.Lstat(tmp)
+	if err != nil {
+		return fmt.Errorf("look at the copy %s: %w", tmp, err)
+	}
+	f, err := os.Open(tmp)
+	if err != nil {
+		return fmt.Errorf("open the copy %s: %w", tmp, err)
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("look at the copy %s: %w", tmp, err)
+	}
+	if !named.Mode().IsRegular() || !os.SameFile(named, opened) {
+		return fmt.Errorf("the copy %s was replaced during the copy", tmp)
+	}
+	perm := copyPerm(src, opened)
+	if err := f.Chmod(perm); err != nil {
+		return fmt.Errorf("give the copy the permissions %#o: %w", perm, err)
 	}
 	return nil
 }

@@ -111,3 +111,61 @@ func TestMigrateUnlistableDirectory(t *testing.T) {
 		t.Errorf("the copy: %+v", r)
 	}
 }
+
+// A copy's group may use it only when it is the source's group: a copy
+// into a directory whose files take its group, or by a user of another
+// primary group, would otherwise hand the source's group rights to a
+// group the source did not name.
+func TestCopyPermGroup(t *testing.T) {
+	dir := t.TempDir()
+	src, cp := filepath.Join(dir, "src.db"), filepath.Join(dir, "cp.db")
+	for _, f := range []string{src, cp} {
+		if err := os.WriteFile(f, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(src, 0o660); err != nil {
+		t.Fatal(err)
+	}
+	si, _ := os.Stat(src)
+	ci, _ := os.Stat(cp)
+	if got := copyPerm(si, ci); got != 0o660 {
+		t.Errorf("same group: %#o, want 0660", got)
+	}
+	if got := copyPerm(nil, ci); got != 0o600 {
+		t.Errorf("a PostgreSQL source: %#o, want 0600", got)
+	}
+	gid := si.Sys().(*syscall.Stat_t).Gid
+	if err := os.Chown(cp, -1, int(gid)+1); err != nil {
+		t.Skipf("cannot give the copy another group: %v", err)
+	}
+	ci, _ = os.Stat(cp)
+	if got := copyPerm(si, ci); got != 0o600 {
+		t.Errorf("another group: %#o, want 0600", got)
+	}
+}
+
+// A link put in the copy's place never passes the permissions on to the
+// file it names.
+func TestChmodCopyRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "src.db")
+	if err := os.WriteFile(src, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	si, _ := os.Stat(src)
+	tmp := filepath.Join(dir, ".dst.db.migrate-1")
+	if err := os.Symlink(victim, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := chmodCopy(tmp, si); err == nil || !strings.Contains(err.Error(), "replaced") {
+		t.Errorf("chmodCopy through a link: %v, want an error", err)
+	}
+	if fi, _ := os.Stat(victim); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the linked file's permissions became %#o", fi.Mode().Perm())
+	}
+}
