@@ -211,16 +211,18 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	if dstLoc.Kind == "sqlite" {
 		dstLoc.Path = filepath.Clean(dstLoc.Path) // as the SQLite store opens it: "d/../x.db" is "x.db"
 	}
-	target := dstLoc        // where the copy is written
-	var srcFile os.FileInfo // a SQLite source's file, whose permissions a new file gets once it is complete
+	target := dstLoc         // where the copy is written
+	var srcFile os.FileInfo  // a SQLite source's file, whose permissions a new file gets once it is complete
+	var madeFile os.FileInfo // the new file made for the copy
 	nothing := "; nothing was written to " + dstLoc.String()
 	if dstLoc.Kind == "sqlite" && !verifyOnly {
-		tmp, err := newStoreFile(dstLoc.Path)
+		tmp, made, err := newStoreFile(dstLoc.Path)
 		if err != nil {
 			return fmt.Errorf("--to: %w%s", err, nothing)
 		}
 		if tmp != "" {
 			defer removeStoreFiles(tmp) // after a success, only the link to it is left
+			madeFile = made
 			if srcFile, err = sourceFile(srcLoc); err != nil {
 				return fmt.Errorf("--from: %w%s", err, nothing)
 			}
@@ -302,7 +304,7 @@ func (e *env) migrate(ctx context.Context, srcLoc, dstLoc config.Location, verif
 	rep.Match = rep.Differences == nil && rep.Destination.SHA256 == rep.Source.SHA256
 	if rep.Match && target != dstLoc {
 		closed = true
-		if err := publish(dst, target.Path, dstLoc.Path, srcFile); err != nil {
+		if err := publish(dst, target.Path, dstLoc.Path, srcFile, madeFile); err != nil {
 			return fmt.Errorf("--to: %w%s", err, nothing)
 		}
 	}
@@ -336,25 +338,26 @@ func interrupted(ctx context.Context, err error, after string) error {
 }
 
 // newStoreFile returns the path of a new, empty file beside path, made by
-// this run alone, into which a copy meant for path is written; "" when
-// path exists already (the copy then goes into it, and it is never
-// removed).
-func newStoreFile(path string) (string, error) {
+// this run alone, into which a copy meant for path is written, and the
+// file it made (for publish to know it again); "" when path exists
+// already (the copy then goes into it, and it is never removed).
+func newStoreFile(path string) (string, os.FileInfo, error) {
 	if _, err := os.Lstat(path); err == nil || !errors.Is(err, os.ErrNotExist) {
-		return "", nil
+		return "", nil, nil
 	}
 	if err := noStaleLog(path); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".migrate-*")
 	if _, statErr := os.Stat(dir); err != nil && errors.Is(statErr, os.ErrNotExist) {
-		return "", fmt.Errorf("the directory %s does not exist", dir)
+		return "", nil, fmt.Errorf("the directory %s does not exist", dir)
 	}
 	if err != nil {
-		return "", fmt.Errorf("create a file beside %s for the copy: %w", path, err)
+		return "", nil, fmt.Errorf("create a file beside %s for the copy: %w", path, err)
 	}
-	return f.Name(), f.Close()
+	made, err := f.Stat()
+	return f.Name(), made, errors.Join(err, f.Close())
 }
 
 // leftCopies lists the files beside path that newStoreFile made for a copy
@@ -434,10 +437,10 @@ func copyPerm(src, cp os.FileInfo) os.FileMode {
 // copy, say), which is left as it is. The permissions are set only now,
 // on the complete copy: until then it is its owner's alone, and writable,
 // whatever the source's say. They are set on the file opened, after
-// checking that it is the regular file tmp named when looked at without
-// following links: a link put in its place (by whoever may write in the
-// directory) never passes the permissions on to the file it names.
-func publish(st store.Store, tmp, path string, src os.FileInfo) error {
+// checking that it is the file made for the copy (made) and that tmp
+// names it without a link: a link put in its place (by whoever may write
+// in the directory) never passes the permissions on to another file.
+func publish(st store.Store, tmp, path string, src, made os.FileInfo) error {
 	if err := st.Close(); err != nil {
 		return fmt.Errorf("close the copy: %w", err)
 	}
@@ -449,7 +452,7 @@ func publish(st store.Store, tmp, path string, src os.FileInfo) error {
 	if err := noStaleLog(path); err != nil { // one may have appeared during the copy
 		return err
 	}
-	if err := chmodCopy(tmp, src); err != nil {
+	if err := chmodCopy(tmp, src, made); err != nil {
 		return err
 	}
 	err := os.Link(tmp, path) // fails if path exists: never replaces a file
@@ -470,8 +473,9 @@ func publish(st store.Store, tmp, path string, src os.FileInfo) error {
 }
 
 // chmodCopy gives the copy at tmp its permissions (copyPerm), on the file
-// opened, once it is known to be the regular file tmp names itself.
-func chmodCopy(tmp string, src os.FileInfo) error {
+// opened, once it is known to be the file made for the copy, which tmp
+// names itself (not through a symbolic link).
+func chmodCopy(tmp string, src, made os.FileInfo) error {
 	named, err := os.Lstat(tmp)
 	if err != nil {
 		return fmt.Errorf("look at the copy %s: %w", tmp, err)
@@ -485,7 +489,7 @@ func chmodCopy(tmp string, src os.FileInfo) error {
 	if err != nil {
 		return fmt.Errorf("look at the copy %s: %w", tmp, err)
 	}
-	if !named.Mode().IsRegular() || !os.SameFile(named, opened) {
+	if !named.Mode().IsRegular() || !os.SameFile(named, opened) || !os.SameFile(made, opened) {
 		return fmt.Errorf("the copy %s was replaced during the copy", tmp)
 	}
 	perm := copyPerm(src, opened)

@@ -145,8 +145,8 @@ func TestCopyPermGroup(t *testing.T) {
 	}
 }
 
-// A link put in the copy's place never passes the permissions on to the
-// file it names.
+// A link, symbolic or hard, put in the copy's place never passes the
+// permissions on to the file it names.
 func TestChmodCopyRefusesALink(t *testing.T) {
 	dir := t.TempDir()
 	victim := filepath.Join(dir, "victim")
@@ -158,14 +158,22 @@ func TestChmodCopyRefusesALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	si, _ := os.Stat(src)
-	tmp := filepath.Join(dir, ".dst.db.migrate-1")
-	if err := os.Symlink(victim, tmp); err != nil {
+	tmp, made, err := newStoreFile(filepath.Join(dir, "dst.db"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := chmodCopy(tmp, si); err == nil || !strings.Contains(err.Error(), "replaced") {
-		t.Errorf("chmodCopy through a link: %v, want an error", err)
-	}
-	if fi, _ := os.Stat(victim); fi.Mode().Perm() != 0o600 {
-		t.Errorf("the linked file's permissions became %#o", fi.Mode().Perm())
+	for _, link := range []func(string, string) error{os.Symlink, os.Link} {
+		if err := os.Remove(tmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := link(victim, tmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := chmodCopy(tmp, si, made); err == nil || !strings.Contains(err.Error(), "replaced") {
+			t.Errorf("chmodCopy through a link: %v, want an error", err)
+		}
+		if fi, _ := os.Stat(victim); fi.Mode().Perm() != 0o600 {
+			t.Errorf("the linked file's permissions became %#o", fi.Mode().Perm())
+		}
 	}
 }
