@@ -234,7 +234,7 @@ func checkHeader(path string) (bool, error) {
 	// their names too: a named pipe there would block it for good.
 	for _, side := range []string{"-journal", "-wal", "-shm"} {
 		if fi, err := os.Stat(path + side); err == nil && !fi.Mode().IsRegular() {
-			return false, fmt.Errorf("open store %s: %s beside it is not a regular file (%v): remove it", path, path+side, fi.Mode().Type())
+			return false, fmt.Errorf("open store %s: %s beside it is %s, not a regular file: remove it", path, path+side, kindOf(fi.Mode()))
 		}
 	}
 	fi, err := os.Stat(path)
@@ -274,23 +274,25 @@ func checkHeader(path string) (bool, error) {
 // what it is, and names no flag: the path may come from --db, --store,
 // migrate's --from or --to, or a program.
 func regular(path string, fi os.FileInfo) error {
-	m := fi.Mode()
-	var what string
-	switch {
-	case m.IsRegular():
+	if fi.Mode().IsRegular() {
 		return nil
-	case m.IsDir():
-		what = "a directory"
-	case m&os.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case m&os.ModeSocket != 0:
-		what = "a socket"
-	case m&os.ModeDevice != 0:
-		what = "a device"
-	default:
-		what = "something else"
 	}
-	return fmt.Errorf("open store %s: it is %s, not a regular file (a store is one file, such as memgate.db)", path, what)
+	return fmt.Errorf("open store %s: it is %s, not a regular file (a store is one file, such as memgate.db)", path, kindOf(fi.Mode()))
+}
+
+// kindOf names what a file that is not a regular one is.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "something else"
 }
 
 // describe turns SQLite's result codes about the file and the storage under
