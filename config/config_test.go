@@ -125,17 +125,20 @@ func TestLocationHidesThePassword(t *testing.T) {
 		{"postgres://memgate:s3cret@127.0.0.1:5432/memgate", "postgres://memgate:xxxxx@127.0.0.1:5432/memgate", false},
 		{"postgres://memgate:12/s3cret@db:5432/memgate?sslmode=disable", "postgres://…", true},
 		{"postgres://memgate:p@ss:s3cret@db/memgate", "postgres://memgate:xxxxx@…", true},
-		{"postgresql://db/memgate?user=memgate&password=s3cret&sslmode=require", "postgresql://db/memgate?password=xxxxx&sslmode=require&user=memgate", false},
-		{"postgres://db/memgate?sslpassword=s3cret", "postgres://db/memgate?sslpassword=xxxxx", false},
+		{"postgresql://db/memgate?user=memgate&password=s3cret&sslmode=require", "postgresql://db/memgate?…", false},
+		{"postgres://db/memgate?sslpassword=s3cret", "postgres://db/memgate?…", false},
 		// a key beside a password may be a piece of it
 		{"postgres://db/memgate?password=ab&s3cret=ef&sslmode=require", "postgres://db/memgate?…", false},
 		{"postgres://db/memgate?password=s3cret&bad=%zz", "postgres://db/memgate?…", true},
 		{"postgres://memgate@db/memgate", "postgres://memgate@db/memgate", false},
 		{"postgres://127.0.0.1:1/db?user=a@b&password=s3cret", "postgres://…", true},
-		{"postgres://u@127.0.0.1:1/db?password=pre%40s3cret", "postgres://u@127.0.0.1:1/db?password=xxxxx", false},
-		{"postgres://u@127.0.0.1:1/db?password=pre@s3cret", "postgres://u@…", true}, // an '@' after the user part: encode it
-		{"postgres://u@127.0.0.1:1/db? password=s3cret", "postgres://u@127.0.0.1:1/db?password=xxxxx", false},
-		{"postgres://u@db/x?sslpassword=a%40s3cret&sslmode=verify-full", "postgres://u@db/x?sslmode=verify-full&sslpassword=xxxxx", false},
+		{"postgres://u@127.0.0.1:1/db?password=pre%40s3cret", "postgres://u@127.0.0.1:1/db?…", false},
+		{"postgres://u@127.0.0.1:1/db?password=pre@s3cret", "postgres://u@127.0.0.1:1/db?…", false}, // no password in the user part to misroute
+		// a password in the query hides the query: "pre&host=QXJ" reads as a host
+		{"postgres://db/memgate?password=pre&host=s3cret&connect_timeout=5", "postgres://db/memgate?…", false},
+		{"postgres://u@127.0.0.1:1/db? password=s3cret", "postgres://u@127.0.0.1:1/db?…", false},
+		{"postgres://u@db/x?sslpassword=a%40s3cret&sslmode=verify-full", "postgres://u@db/x?…", false},
+		{"postgres://u@db/x?application_name=memgate@laptop&sslmode=verify-full", "postgres://u@db/x?application_name=memgate%40laptop&sslmode=verify-full", false},
 		{"postgres://u:pre@s3cret@db/x", "postgres://u:xxxxx@…", true},
 		{"postgres://u:s3cret@db/db@prod", "postgres://u:xxxxx@…", true}, // "s3cret@db/db" and host prod?
 		{"postgres://u:s3cret@db/db%40prod", "postgres://u:xxxxx@db/db%40prod", false},

@@ -247,9 +247,10 @@ func (e *env) locationFrom(cmd *cobra.Command) (loc, from string) {
 
 // shown is the store's location for messages, without a password.
 func (e *env) shown(cmd *cobra.Command) string {
-	loc, err := config.ParseStore(e.location(cmd))
+	raw, from := e.locationFrom(cmd)
+	loc, err := config.ParseStore(raw)
 	if err != nil {
-		return e.location(cmd)
+		return "the store " + from + " names" // its text may hold a password
 	}
 	return loc.String()
 }

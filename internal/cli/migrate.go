@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -83,8 +84,8 @@ are only dumped and compared, to check a copy made earlier.
 
 A new SQLite file gets the permission bits of a SQLite source's file,
 whatever the umask, once the copy is complete (until then it is its
-owner's alone), but never write permission for all, and the group's only
-when the copy has the source's group; the copy of a PostgreSQL store gets
+owner's alone), but never write permission for all, and its owner's only
+when the copy's group is not the source's; the copy of a PostgreSQL store gets
 0600, its owner's only. An existing empty file keeps its own.
 
 The candidate index is not copied. The default (exact) index loads itself
@@ -415,9 +416,10 @@ func sourceFile(src config.Location) (os.FileInfo, error) {
 // store whose file is src: src's own, so that the copy is shared as the
 // source is (no wider, and no narrower: a group that may use the source may
 // use the copy), as cp -p does, without the umask; but never write
-// permission for all, and none for the group when the copy's group is
+// permission for all, and its owner's only when the copy's group is
 // another (a directory whose group its files take, or a user of another
-// primary group, copies to a group the source did not name). A PostgreSQL
+// primary group, copies to a group the source did not name, and others may
+// not have more than the group). A PostgreSQL
 // source's copy (src nil) is its owner's only: the database's roles guarded
 // its records.
 func copyPerm(src, cp os.FileInfo) os.FileMode {
@@ -426,7 +428,7 @@ func copyPerm(src, cp os.FileInfo) os.FileMode {
 	}
 	perm := src.Mode().Perm() &^ 0o002
 	if !sameGroup(src, cp) {
-		perm &^= 0o070
+		perm &^= 0o077 // others may not have more than the group
 	}
 	return perm
 }
@@ -480,7 +482,12 @@ func chmodCopy(tmp string, src, made os.FileInfo) error {
 	if err != nil {
 		return fmt.Errorf("look at the copy %s: %w", tmp, err)
 	}
-	f, err := os.Open(tmp)
+	if !named.Mode().IsRegular() {
+		return fmt.Errorf("the copy %s was replaced during the copy", tmp)
+	}
+	// Not blocking: a named pipe put in its place since would wait for a
+	// writer (and is refused below, being another file).
+	f, err := os.OpenFile(tmp, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return fmt.Errorf("open the copy %s: %w", tmp, err)
 	}
@@ -489,7 +496,7 @@ func chmodCopy(tmp string, src, made os.FileInfo) error {
 	if err != nil {
 		return fmt.Errorf("look at the copy %s: %w", tmp, err)
 	}
-	if !named.Mode().IsRegular() || !os.SameFile(named, opened) || !os.SameFile(made, opened) {
+	if !os.SameFile(named, opened) || !os.SameFile(made, opened) {
 		return fmt.Errorf("the copy %s was replaced during the copy", tmp)
 	}
 	perm := copyPerm(src, opened)

@@ -143,10 +143,18 @@ func TestCopyPermGroup(t *testing.T) {
 	if got := copyPerm(si, ci); got != 0o600 {
 		t.Errorf("another group: %#o, want 0600", got)
 	}
+	if err := os.Chmod(src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	si, _ = os.Stat(src)
+	if got := copyPerm(si, ci); got != 0o600 {
+		t.Errorf("another group, a source all may read: %#o, want 0600", got)
+	}
 }
 
 // A link, symbolic or hard, put in the copy's place never passes the
-// permissions on to the file it names.
+// permissions on to the file it names, and a named pipe there is refused
+// without waiting on it.
 func TestChmodCopyRefusesALink(t *testing.T) {
 	dir := t.TempDir()
 	victim := filepath.Join(dir, "victim")
@@ -162,7 +170,8 @@ func TestChmodCopyRefusesALink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, link := range []func(string, string) error{os.Symlink, os.Link} {
+	mkfifo := func(_, name string) error { return syscall.Mkfifo(name, 0o600) }
+	for _, link := range []func(string, string) error{os.Symlink, os.Link, mkfifo} {
 		if err := os.Remove(tmp); err != nil {
 			t.Fatal(err)
 		}

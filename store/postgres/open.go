@@ -105,20 +105,21 @@ func CheckURL(rawURL string) error {
 		i += 2
 	}
 	// The user and password end at the first '@' before any '/'.
-	userinfo := false
+	userinfo, hasPassword := false, false
 	if i := userEnd(p); i >= 0 {
+		hasPassword = strings.Contains(p[:i], ":")
 		p, userinfo = p[i+1:], true
 	}
 	hosts, _, _ := strings.Cut(p, "/")
 	hosts, _, _ = strings.Cut(hosts, "?")
 	switch {
-	case userinfo && strings.Contains(p, "@"):
-		// pgx ends the user part at the first '@'. A later one, in the
-		// hosts, the database or the settings, may be the rest of a
+	case strings.Contains(hosts, "@") || hasPassword && strings.Contains(p, "@"):
+		// pgx ends the user part at the first '@'. A later one in the
+		// hosts, or anywhere after a password, may be the rest of the
 		// password ("alex:pw@?x=y@db", "alex:pw@QXJ?@db"), which pgx would
 		// read as a host or a setting and send where it was not meant to
-		// go; a URL cannot tell, so every later '@' must be encoded.
-		return bad("an '@' follows the password's end: percent-encode an '@' in the password, the database or a setting as %40")
+		// go; a URL cannot tell, so such an '@' must be encoded.
+		return bad("an '@' follows the user part's end: percent-encode an '@' in the user name, the password, the database or a setting as %40")
 	case !userinfo && strings.Contains(p, "@"):
 		// Without a user part, an '@' anywhere is likely the end of a
 		// password a '/' cut short, its rest now read as the database or
@@ -261,15 +262,19 @@ func userEnd(p string) int {
 
 // RedactURL returns a postgres:// URL without its password, for display,
 // split as pgx splits it (libpq's rules): the user part ends at the first '@' before
-// any '/'. Where more '@' follow it, only the user's name is shown (the
-// rest may be the password's), and where one comes with no user part (a
-// password holding '/' or '?'), nothing is. Of the query, only the
+// any '/'. Where more '@' follow it in the hosts, or anywhere after a
+// password, only the user's name is shown (the rest may be the
+// password's), and where one comes with no user part (a password holding
+// '/' or '?'), nothing is. A query that gives a password is not shown:
+// any setting beside it may be a piece of it. Of the query, only the
 // values of settings that hold no secret are shown.
 func RedactURL(s string) string {
 	scheme, rest, _ := strings.Cut(s, "://")
 	end := -1 // the end of the credentials in rest
 	if i := userEnd(rest); i >= 0 {
-		if strings.Contains(rest[i+1:], "@") {
+		hosts, _, _ := strings.Cut(rest[i+1:], "/")
+		hosts, _, _ = strings.Cut(hosts, "?")
+		if strings.Contains(hosts, "@") || strings.Contains(rest[:i], ":") && strings.Contains(rest[i+1:], "@") {
 			// Any later '@' may end a password that holds '@', and
 			// what follows the first may be the password's rest (CheckURL
 			// refuses such a URL): only the user's name is shown.
@@ -307,17 +312,17 @@ func RedactURL(s string) string {
 			hasPassword = true
 		}
 	}
+	if hasPassword {
+		// Any setting beside a password may be a piece of it: "?password=
+		// pre&host=QXJ" reads as a host "QXJ".
+		return out + "?…"
+	}
 	q := url.Values{}
 	for _, kv := range strings.Split(query, "&") {
 		k, v, _ := strings.Cut(kv, "=")
 		key, err1 := url.QueryUnescape(k)
 		val, err2 := url.QueryUnescape(v)
 		if err1 != nil || err2 != nil {
-			return out + "?…"
-		}
-		if hasPassword && !shownSettings[strings.TrimSpace(key)] && !isPasswordKey(key) {
-			// A key beside a password may be a piece of it
-			// ("?password=pre&s3cret=x" reads as a key "s3cret").
 			return out + "?…"
 		}
 		if key = strings.TrimSpace(key); !shownSettings[key] {

@@ -65,7 +65,7 @@ func TestCheckURL(t *testing.T) {
 		// the piece after it
 		{"postgres://memgate:s3cret@db/memgate?password=pre&s3cret", "cannot be used (want"},
 		// an '@' after the user part and no host: the rest of a password
-		{"postgres://alex:c0rrect@?battery=s3aple@db:5432/memgate", "an '@' follows the password's end"},
+		{"postgres://alex:c0rrect@?battery=s3aple@db:5432/memgate", "an '@' follows the user part's end"},
 		{"postgres://memgate:s3cret@db/memgate?sslmode=require&ssl=true&sslmode=bogus", "sslmode is invalid"},
 		{"postgres://memgate:s3cret@[]/memgate", "IPv6"},
 		{"postgres://memgate:s3%00cret@db/memgate", "password"},
@@ -197,7 +197,7 @@ func TestOpenError(t *testing.T) {
 // error nor RedactURL shows a piece of it. The password's middle is a
 // marker ("QXJ") that no other part of the URL holds.
 func FuzzURLHidesThePassword(f *testing.F) {
-	for _, s := range [][2]string{{"pre&", ""}, {"pre&", `\`}, {"pre&s\"", ""}, {"c0rrect@?x=", "@db"}, {"a/b", ""}, {"", "&sslmode"}, {"%", "%41"}} {
+	for _, s := range [][2]string{{"pre&", ""}, {"pre&", `\`}, {"pre&s\"", ""}, {"c0rrect@?x=", "@db"}, {"a/b", ""}, {"", "&sslmode"}, {"%", "%41"}, {"pre&host=", ""}, {"pre&user=", ""}, {"pre&application_name=", "&sslmode=require"}} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, before, after string) {

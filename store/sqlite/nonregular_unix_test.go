@@ -77,10 +77,10 @@ func TestOpenRefusesWhatIsNotAFile(t *testing.T) {
 // SQLite would open it by name and wait for a writer.
 func TestOpenRefusesAPipeBesideTheStore(t *testing.T) {
 	for _, side := range []string{"-journal", "-wal", "-shm"} {
-		for _, exists := range []bool{true, false} {
+		for _, tc := range []struct{ exists, viaLink bool }{{true, false}, {false, false}, {true, true}} {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "m.db")
-			if exists {
+			if tc.exists {
 				s, err := Open(ctx, path)
 				if err != nil {
 					t.Fatal(err)
@@ -90,9 +90,16 @@ func TestOpenRefusesAPipeBesideTheStore(t *testing.T) {
 			if err := syscall.Mkfifo(path+side, 0o600); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
+			open := path
+			if tc.viaLink { // SQLite keeps its files beside the file the link names
+				open = filepath.Join(dir, "link.db")
+				if err := os.Symlink("m.db", open); err != nil {
+					t.Fatal(err)
+				}
+			}
 			done := make(chan error, 1)
 			go func() {
-				s, err := Open(ctx, path)
+				s, err := Open(ctx, open)
 				if err == nil {
 					s.Close()
 				}
@@ -101,15 +108,28 @@ func TestOpenRefusesAPipeBesideTheStore(t *testing.T) {
 			select {
 			case err := <-done:
 				if err == nil || !strings.Contains(err.Error(), path+side) {
-					t.Errorf("store exists %v, a pipe at %s: %v, want an error naming it", exists, side, err)
+					t.Errorf("%+v, a pipe at %s: %v, want an error naming it", tc, side, err)
 				}
 			case <-time.After(10 * time.Second):
 				if f, ferr := os.OpenFile(path+side, os.O_RDWR, 0); ferr == nil {
 					<-done
 					f.Close()
 				}
-				t.Fatalf("store exists %v, a pipe at %s: Open still waits after 10s", exists, side)
+				t.Fatalf("%+v, a pipe at %s: Open still waits after 10s", tc, side)
 			}
 		}
+	}
+}
+
+// A link to nothing where SQLite keeps the store's log is refused with a
+// message that names it.
+func TestOpenRefusesADanglingLinkBesideTheStore(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	if err := os.Symlink("nowhere", path+"-wal"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(ctx, path)
+	if err == nil || !strings.Contains(err.Error(), path+"-wal") || !strings.Contains(err.Error(), "link to nothing") {
+		t.Errorf("Open: %v, want an error naming the link", err)
 	}
 }

@@ -231,10 +231,17 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // non-empty file at path.
 func checkHeader(path string) (bool, error) {
 	// SQLite opens the journal, the log and its index beside the file by
-	// their names too: a named pipe there would block it for good.
-	for _, side := range []string{"-journal", "-wal", "-shm"} {
-		if fi, err := os.Stat(path + side); err == nil && !fi.Mode().IsRegular() {
-			return false, fmt.Errorf("open store %s: %s beside it is %s, not a regular file: remove it", path, path+side, kindOf(fi.Mode()))
+	// their names too, beside the file a link names if path is one: a
+	// named pipe there would block it for good.
+	bases := []string{path}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		bases = append(bases, real)
+	}
+	for _, base := range bases {
+		for _, side := range []string{"-journal", "-wal", "-shm"} {
+			if err := besideStore(path, base+side); err != nil {
+				return false, err
+			}
 		}
 	}
 	fi, err := os.Stat(path)
@@ -278,6 +285,24 @@ func regular(path string, fi os.FileInfo) error {
 		return nil
 	}
 	return fmt.Errorf("open store %s: it is %s, not a regular file (a store is one file, such as memgate.db)", path, kindOf(fi.Mode()))
+}
+
+// besideStore checks a file SQLite keeps beside the store at path (its
+// journal, log or log index, name): none, or a regular file, or a link
+// to one.
+func besideStore(path, name string) error {
+	li, err := os.Lstat(name)
+	if err != nil {
+		return nil // none (or SQLite's to report)
+	}
+	fi, err := os.Stat(name)
+	switch {
+	case err != nil && li.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("open store %s: %s beside it is a link to nothing: remove it", path, name)
+	case err == nil && !fi.Mode().IsRegular():
+		return fmt.Errorf("open store %s: %s beside it is %s, not a regular file: remove it", path, name, kindOf(fi.Mode()))
+	}
+	return nil
 }
 
 // kindOf names what a file that is not a regular one is.
