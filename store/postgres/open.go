@@ -187,20 +187,25 @@ var probeSettings = []struct {
 // whatever the URL says.
 func probeURL(rawURL, p, hosts string) (string, bool) {
 	given := map[string]bool{
-		"host": hosts != "",
 		// pgx takes a port list from the hosts when one has a port, or
 		// there is more than one.
 		"port": strings.Contains(hosts, ","),
 	}
 	for _, h := range strings.Split(hosts, ",") {
-		if i := strings.LastIndexByte(h, ']'); i >= 0 {
-			h = h[i+1:]
+		name, port, _ := strings.Cut(h, ":")
+		if strings.HasPrefix(h, "[") { // an IPv6 address: CheckURL saw its ']'
+			end := strings.IndexByte(h, ']')
+			name, port = h[:end+1], strings.TrimPrefix(h[end+1:], ":")
 		}
-		if _, port, _ := strings.Cut(h, ":"); port != "" {
+		if port != "" {
 			given["port"] = true
+		}
+		if name != "" { // ":5432" names no host: pgx takes $PGHOST's
+			given["host"] = true
 		}
 	}
 	_, query, hasQuery := strings.Cut(p, "?")
+	ssl := "" // the last ssl=, libpq's alias: "true" is sslmode=require
 	for _, pair := range strings.Split(query, "&") {
 		rawKey, rawValue, _ := strings.Cut(pair, "=")
 		key, err1 := url.PathUnescape(rawKey)
@@ -209,10 +214,13 @@ func probeURL(rawURL, p, hosts string) (string, bool) {
 			continue // pgx refuses it; CheckURL has refused a bad escape
 		}
 		key = strings.Trim(key, " ")
-		given[key] = true
-		if key == "ssl" && strings.Trim(value, " ") == "true" {
-			given["sslmode"] = true // libpq's alias of sslmode=require
+		given[key] = value != "" || key != "host" // an empty host= is none
+		if key == "ssl" {
+			ssl = strings.Trim(value, " ")
 		}
+	}
+	if ssl == "true" {
+		given["sslmode"] = true
 	}
 	if given["service"] || os.Getenv("PGSERVICE") != "" {
 		return "", false

@@ -137,6 +137,12 @@ func TestCheckURLIgnoresTheEnvironment(t *testing.T) {
 		{"postgres://memgate:s3cret@db/memgate?sslmode=bogus", "sslmode is invalid"},
 		{"postgres://memgate:s3cret@db/memgate?connect_timeout=x", "connect_timeout"},
 		{"postgres://memgate:s3cret@db:0/memgate", "invalid port"},
+		// what the environment would fill in is not the URL's: judged the
+		// same with and without it (helper-58)
+		{"postgres://memgate:s3cret@:5432/memgate?sslmode=bogus", "sslmode is invalid"},
+		{"postgres://memgate:s3cret@db/memgate?ssl=true&ssl=false", ""},
+		{"postgres://memgate:s3cret@db/memgate?host=&sslmode=verify-full", ""},
+		{"postgres://memgate:s3cret@[::1]:5432/memgate", ""},
 	} {
 		err := CheckURL(tc.url)
 		switch {
