@@ -83,11 +83,9 @@ func CheckURL(rawURL string) error {
 	if strings.TrimSpace(rawURL) == "" {
 		return errors.New("empty PostgreSQL URL")
 	}
-	p, ok := strings.CutPrefix(rawURL, "postgresql://")
+	p, ok := afterScheme(rawURL)
 	if !ok {
-		if p, ok = strings.CutPrefix(rawURL, "postgres://"); !ok {
-			return nil
-		}
+		return nil
 	}
 	bad := func(problem string) error {
 		return fmt.Errorf("the PostgreSQL URL cannot be read: %s (%s)", problem, urlForm)
@@ -208,15 +206,14 @@ func probeURL(rawURL, p, hosts string) (string, bool) {
 	ssl := "" // the last ssl=, libpq's alias: "true" is sslmode=require
 	for _, pair := range strings.Split(query, "&") {
 		rawKey, rawValue, _ := strings.Cut(pair, "=")
-		key, err1 := url.PathUnescape(rawKey)
-		value, err2 := url.PathUnescape(rawValue)
-		if err1 != nil || err2 != nil {
+		key, ok1 := uriDecode(rawKey)
+		value, ok2 := uriDecode(rawValue)
+		if !ok1 || !ok2 {
 			continue // pgx refuses it; CheckURL has refused a bad escape
 		}
-		key = strings.Trim(key, " ")
 		given[key] = value != "" || key != "host" // an empty host= is none
 		if key == "ssl" {
-			ssl = strings.Trim(value, " ")
+			ssl = value
 		}
 	}
 	if ssl == "true" {
@@ -247,15 +244,29 @@ func probeURL(rawURL, p, hosts string) (string, bool) {
 // password returns the password of a postgres:// URL as pgx reads it (up
 // to the first '@' before any '/'), still percent-encoded; "" for none.
 func password(rawURL string) string {
-	p, ok := strings.CutPrefix(rawURL, "postgresql://")
-	if !ok {
-		p, _ = strings.CutPrefix(rawURL, "postgres://")
-	}
+	p, _ := afterScheme(rawURL)
 	if i := userEnd(p); i >= 0 {
 		_, pw, _ := strings.Cut(p[:i], ":")
 		return pw
 	}
 	return ""
+}
+
+// afterScheme returns rawURL after its "postgresql://" or "postgres://",
+// and whether it has one of them.
+func afterScheme(rawURL string) (string, bool) {
+	if p, ok := strings.CutPrefix(rawURL, "postgresql://"); ok {
+		return p, true
+	}
+	return strings.CutPrefix(rawURL, "postgres://")
+}
+
+// uriDecode decodes a key or a value of a URL's query as pgx does: its
+// %-escapes ('+' is itself) and no surrounding spaces; false when an
+// escape is malformed.
+func uriDecode(raw string) (string, bool) {
+	d, err := url.PathUnescape(raw)
+	return strings.Trim(d, " "), err == nil
 }
 
 // userEnd returns the index of the '@' that ends the user part of p, a
@@ -313,14 +324,7 @@ func RedactURL(s string) string {
 	if !hasQuery {
 		return out
 	}
-	hasPassword := false
-	for _, kv := range strings.Split(query, "&") {
-		k, _, _ := strings.Cut(kv, "=")
-		if key, err := url.QueryUnescape(k); err == nil && isPasswordKey(key) {
-			hasPassword = true
-		}
-	}
-	if hasPassword {
+	if _, inQuery := secrets(s); inQuery {
 		// Any setting beside a password may be a piece of it: "?password=
 		// pre&host=QXJ" reads as a host "QXJ".
 		return out + "?…"
@@ -388,35 +392,25 @@ func openError(rawURL string, err error) error {
 // names either.
 func secrets(rawURL string) (pws []string, inQuery bool) {
 	raw := []string{password(rawURL)}
-	p, ok := strings.CutPrefix(rawURL, "postgresql://")
-	if !ok {
-		p, _ = strings.CutPrefix(rawURL, "postgres://")
-	}
+	p, _ := afterScheme(rawURL)
 	if i := userEnd(p); i >= 0 {
 		p = p[i+1:]
 	}
 	if _, query, ok := strings.Cut(p, "?"); ok {
 		for _, pair := range strings.Split(query, "&") {
 			k, v, _ := strings.Cut(pair, "=")
-			if k, err := url.PathUnescape(k); err == nil && isPasswordKey(k) {
+			if k, ok := uriDecode(k); ok && (k == "password" || k == "sslpassword") {
 				raw, inQuery = append(raw, v), true
 			}
 		}
 	}
 	for _, s := range raw {
-		if d, err := url.PathUnescape(s); err == nil && d != s {
-			pws = append(pws, strings.Trim(d, " "))
+		if d, ok := uriDecode(s); ok && d != strings.Trim(s, " ") {
+			pws = append(pws, d)
 		}
 		pws = append(pws, strings.Trim(s, " "))
 	}
 	return slices.DeleteFunc(pws, func(s string) bool { return s == "" }), inQuery
-}
-
-// isPasswordKey reports whether a URL query key (percent-decoded) sets a
-// password, as pgx reads keys (surrounding spaces trimmed).
-func isPasswordKey(k string) bool {
-	k = strings.Trim(k, " ")
-	return k == "password" || k == "sslpassword"
 }
 
 // Open opens the store at url (postgres://user:password@host:port/db?… or
