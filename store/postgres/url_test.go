@@ -90,15 +90,23 @@ func TestCheckURL(t *testing.T) {
 		{"postgres://db", ""},
 		{"postgres://", ""},
 	} {
-		err := CheckURL(tc.url)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("CheckURL(%q): %v", tc.url, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("CheckURL(%q): %v, want an error saying %q", tc.url, err, tc.want)
-		case err != nil && strings.Contains(err.Error(), "s3"):
-			t.Errorf("CheckURL(%q): the error shows the password: %v", tc.url, err)
-		}
+		checkURL(t, tc.url, tc.want)
+	}
+}
+
+// checkURL fails t unless CheckURL accepts rawURL (want "") or refuses it
+// with an error saying want, and unless its error shows nothing of the
+// password, whose pieces all begin "s3".
+func checkURL(t *testing.T, rawURL, want string) {
+	t.Helper()
+	err := CheckURL(rawURL)
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("CheckURL(%q): %v", rawURL, err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Errorf("CheckURL(%q): %v, want an error saying %q", rawURL, err, want)
+	case err != nil && strings.Contains(err.Error(), "s3"):
+		t.Errorf("CheckURL(%q): the error shows the password: %v", rawURL, err)
 	}
 }
 
@@ -144,13 +152,7 @@ func TestCheckURLIgnoresTheEnvironment(t *testing.T) {
 		{"postgres://memgate:s3cret@db/memgate?host=&sslmode=verify-full", ""},
 		{"postgres://memgate:s3cret@[::1]:5432/memgate", ""},
 	} {
-		err := CheckURL(tc.url)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("CheckURL(%q): %v", tc.url, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-			t.Errorf("CheckURL(%q): %v, want an error saying %q", tc.url, err, tc.want)
-		}
+		checkURL(t, tc.url, tc.want)
 	}
 	// A service named in the environment may set anything: the URL is
 	// then judged by Open alone.
