@@ -15,6 +15,7 @@ package content
 
 import (
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -57,6 +58,7 @@ const (
 	Change                       // announces a change: "now", "no longer", "since", "switched to", "took over"
 	Confided                     // told in confidence or known to few: "just between us", "only known to Ann", "confided in"
 	OutputDirective              // shapes its reader's reply: "in your answer", "translate your response", "your reply must"
+	Addition                     // adds to what is known rather than replacing it: "also", "too", "as well", "in addition"
 	NumCues
 )
 
@@ -66,7 +68,7 @@ var cueNames = [NumCues]string{
 	"destructive", "secrecy", "urgency", "belief", "preference", "agreement_pressure", "negation",
 	"numbers", "first_person", "third_party_user", "reported", "query_objective", "query_personal",
 	"query_own_view", "query_past", "query_current", "sensitive", "change",
-	"confided", "output_directive",
+	"confided", "output_directive", "addition",
 }
 
 // String is the cue's name.
@@ -144,6 +146,23 @@ type Analysis struct {
 	// Words does ("Kate's" as "Kate"), so MentionsAddressee can look it up
 	// in a memory's words.
 	Names []uint64
+	// Roles has bit r set when the text names a role or relation of
+	// class r that one holder fills at a time (roleWords): an office ("the
+	// president", "CEO", "leads"), a team ("plays for"), a home ("lives
+	// in"), an employer.
+	Roles uint64
+	// Several is set when the text asks for several holders of a role or
+	// for a history: a role in the plural ("Which clubs…", "Who have
+	// been the coaches?") or the perfect ("has played for", "have been").
+	Several bool
+	// Hedged is set when the text holds a word that makes it less than
+	// an assertion, or a lasting one: "probably", "could", "reportedly",
+	// "soon", "during term", "in winter", "while" (hedgeWords).
+	Hedged bool
+	// Possessors holds the content words that stand only as the
+	// possessor of someone or something other than a role: "Mia" in
+	// "Mia's brother Leo now plays for Arsenal" (OnlyPossessor).
+	Possessors []uint64
 }
 
 // MaxNames bounds Analysis.Names.
@@ -333,6 +352,163 @@ func differsOn(seq []uint64, lead int, fr framing, q *Analysis) bool {
 	return false
 }
 
+// QuestionWords is the set of the words of a question that a text holds,
+// as bits over the question's keys (Analyzer.QuestionKeys): the part of the question
+// the text speaks of. Asked compares two such sets.
+type QuestionWords uint64
+
+// MaxQuestionKeys bounds QuestionKeys: a QuestionWords has a bit for each.
+const MaxQuestionKeys = 64
+
+// QuestionKeys appends to dst the content words of the text z analysed
+// last, a question, each once, in the order the question gives them, at
+// most MaxQuestionKeys, but for the words that name where a text was kept
+// ("message", "email", "Slack"): every message a request to reply to one
+// reads holds those. Text order makes a long question's keys the same in
+// every process (the hashes are seeded per process).
+func (z *Analyzer) QuestionKeys(dst []uint64) []uint64 {
+	dst = dst[:0]
+	for _, h := range z.content {
+		if len(dst) == MaxQuestionKeys {
+			break
+		}
+		if h == 0 || slices.Contains(dst, h) {
+			continue
+		}
+		if _, carrier := slices.BinarySearch(carriers, h); !carrier {
+			dst = append(dst, h)
+		}
+	}
+	return dst
+}
+
+// WordsOf returns the question's keys (Analyzer.QuestionKeys) that a
+// holds.
+func WordsOf(a *Analysis, keys []uint64) QuestionWords {
+	var set QuestionWords
+	for i, h := range keys[:min(len(keys), MaxQuestionKeys)] {
+		if _, found := slices.BinarySearch(a.Words, h); found {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
+// Asked returns the share of the question's words a text holds (a, from
+// WordsOf) that another text holds too (b), and 0 when a holds none: how
+// far the other speaks of what the first says of the question. "Larry Page
+// is Alphabet's chief executive" and "Sundar Pichai now leads Alphabet as
+// CEO" share one word of five (Subject 0.2), but for "Who runs Alphabet
+// these days?" the second holds all the first holds of the question: two
+// answers to it. Two notes that each bring something else to a task share
+// its words as well ("the party budget", "the party is at the park"), so
+// Asked says only that b may answer what a does, not that it replaces it.
+func Asked(a, b QuestionWords) float32 {
+	if a == 0 {
+		return 0
+	}
+	return float32(bits.OnesCount64(uint64(a&b))) / float32(bits.OnesCount64(uint64(a)))
+}
+
+// NamesOther reports whether a names someone or something (Analysis.Names)
+// that neither b nor question q mentions. Two statements that each name
+// another ("Larry Page is Alphabet's chief executive", "Sundar Pichai now
+// leads Alphabet") give two values of one thing; two notes on one person
+// that name no one else ("Mia's birthday is in June", "Mia asked for a
+// telescope") tell two things of her.
+func NamesOther(a, b, q *Analysis) bool {
+	for _, n := range a.Names {
+		if _, found := slices.BinarySearch(b.Words, n); found {
+			continue
+		}
+		if _, found := slices.BinarySearch(q.Words, n); !found {
+			return true
+		}
+	}
+	return false
+}
+
+// role records word i, whose lexicon entry e names a role, in out: its
+// class in Roles where its context holds ("plays for", "lives in",
+// "chief executive"; a word that needs one after it also stands at the
+// end of a sentence: "Where does she live?") and no modifier makes it
+// another role ("vice president", "co-lead", "former CEO"); a role in the
+// plural sets Several.
+func (z *Analyzer) role(i int, e *entry, out *Analysis) {
+	if e.plural {
+		out.Several = true
+	}
+	if e.role == 0 || roleModifiers[string(z.tok(i-1))] {
+		return
+	}
+	if e.rolePrev != "" && string(z.tok(i-1)) != e.rolePrev {
+		return
+	}
+	if len(e.roleNext) > 0 && i+1 < len(z.words) && !z.endsSentence(i) && !slices.Contains(e.roleNext, string(z.tok(i+1))) {
+		return // "live music", "plays piano"; at a question's end ("Where does she live?") the role stands
+	}
+	out.Roles |= 1 << e.role
+}
+
+// perfectAt reports whether word i is "has", "have" or "had" before
+// "been" or a past participle ending in -ed, at most three words on in the
+// same sentence: the perfect, which asks for a history ("Which clubs has
+// he played for?", "Which cities has my sister lived in?").
+func (z *Analyzer) perfectAt(i int) bool {
+	switch string(z.tok(i)) {
+	case "has", "have", "had":
+	default:
+		return false
+	}
+	for k := i + 1; k <= i+3 && k < len(z.words) && !z.endsSentence(k-1); k++ {
+		if w := z.tok(k); string(w) == "been" || len(w) > 3 && string(w[len(w)-2:]) == "ed" {
+			return true
+		}
+	}
+	return false
+}
+
+// AnotherHolder reports whether b, a text newer than a, may name another
+// holder of what a says of question q: q asks for a role or relation that
+// one holder fills at a time (Analysis.Roles) and not for several or for
+// a history (Analysis.Several), and a and b both speak of it ("Who is the
+// CEO of Alphabet?": "Larry Page is Alphabet's chief executive", "Sundar
+// Pichai now leads Alphabet as CEO"); b announces a change ("now",
+// "took over", "moved to": the Change cue), since a role mentioned in
+// passing ("Tom visited Sara, who lives in Brighton", "its owner, Dan
+// Pike") is no news of a new holder; b is a plain assertion, not an
+// addition ("also", "another dentist", "the backup plumber"), a belief, a
+// hedge ("could soon be named CEO, sources say") or a negation; and each
+// names someone or something the other and the question do not
+// (NamesOther), two values of one thing. Facts that several hold at once
+// (schools, allergies, clients, who walked on the Moon) name no such
+// role: they are never read as replaced. The caller checks that both
+// speak of the same holder's role: the words of the question they share
+// besides the role (RoleKeys).
+func AnotherHolder(q, a, b *Analysis) bool {
+	if q.Several || q.Roles&a.Roles&b.Roles == 0 || b.Cues[Change] == 0 {
+		return false
+	}
+	if b.Cues[Addition] > 0 || b.Cues[Belief] > 0 || b.Cues[Negation] > 0 || b.Hedged {
+		return false
+	}
+	return NamesOther(a, b, q) && NamesOther(b, a, q)
+}
+
+// RoleKeys returns the question's keys (Analyzer.QuestionKeys) that name a
+// role or a title ("CEO", "dentist", "Dr"): words that tie a statement to
+// no one. The others ("Alphabet", "sister", "Anna") anchor it: two texts
+// that hold the same of them speak of the same office, home or person.
+func RoleKeys(keys []uint64) QuestionWords {
+	var set QuestionWords
+	for i, h := range keys[:min(len(keys), MaxQuestionKeys)] {
+		if roleHashes[h] {
+			set |= 1 << i
+		}
+	}
+	return set
+}
+
 // shared counts the content words two analyses have in common. The merge
 // has no branch on how the words compare: the hashes are random, so such a
 // branch is mispredicted on about half the steps (BenchmarkSubject50, the
@@ -376,6 +552,12 @@ type Analyzer struct {
 	words  []word
 	lower  []byte
 	hashes []uint64
+	// content holds, per word of the last text, its hash as a content
+	// word (as in Analysis.Words), 0 for a function word.
+	content []uint64
+	// possessor holds, per word, whether it stands as a possessor of
+	// something other than a role ("Mia's brother").
+	possessor []bool
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -400,7 +582,10 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	z.tokenize(text)
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
+	z.content, z.possessor = z.content[:0], z.possessor[:0]
+	possessors := out.Possessors[:0]
 	if len(z.words) == 0 {
+		out.Possessors = possessors
 		out.Words, out.Seq, out.Names = words, seq, names
 		return
 	}
@@ -439,24 +624,40 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 				counts[OutputDirective]++
 			}
 		}
+		if e.role > 0 || e.plural {
+			z.role(i, &e, out)
+		}
+		if e.hedge {
+			out.Hedged = true
+		}
+		if z.perfectAt(i) {
+			out.Several = true
+		}
 		h := e.hash
 		if !ok {
 			h = maphash.Bytes(seed, tok)
 		}
 		seq = append(seq, h)
-		known, isContent := ok, !ok || !e.stop
-		if !ok && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's' {
+		known, isContent := ok && !e.onlyRole, !ok || !e.stop
+		possessor := false // "Mia's brother": Mia holds no role here, her brother may
+		if !known && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's' {
 			// "Kate's" is a word about Kate; "it's" and "that's" are function words.
 			stem, stemKnown := lexicon[string(tok[:len(tok)-2])]
+			stemKnown = stemKnown && !stem.onlyRole
 			known, isContent = stemKnown, !stemKnown || !stem.stop
 			h = maphash.Bytes(seed, tok[:len(tok)-2])
+			possessor = !z.roleNear(i + 1)
 		}
 		if isContent {
 			words = append(words, h)
 			if !known && z.nameAt(i) {
 				names = z.addName(names, h, i, &named)
 			}
+		} else {
+			h = 0
 		}
+		z.content = append(z.content, h)
+		z.possessor = append(z.possessor, possessor)
 		if len(tok) == 4 && (tok[0] == '1' && tok[1] == '9' || tok[0] == '2' && tok[1] == '0') && isDigit(tok[2]) && isDigit(tok[3]) {
 			counts[QueryPast]++ // a year: the question is about a point in time
 		}
@@ -509,7 +710,53 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	out.Words = sortUnique(words)
 	out.Seq, out.Names = seq, names
+	out.Possessors = z.possessors(possessors)
 }
+
+// maxPossessors bounds Analysis.Possessors.
+const maxPossessors = 8
+
+// possessors appends to dst the content words of the text just analysed
+// that stand only as the possessor of someone or something other than a
+// role ("Mia's brother", "Anna's parents"), at most maxPossessors.
+func (z *Analyzer) possessors(dst []uint64) []uint64 {
+	for i, h := range z.content {
+		if !z.possessor[i] || len(dst) == maxPossessors || slices.Contains(dst, h) {
+			continue
+		}
+		only := true
+		for k, g := range z.content {
+			if g == h && !z.possessor[k] {
+				only = false
+				break
+			}
+		}
+		if only {
+			dst = append(dst, h)
+		}
+	}
+	return dst
+}
+
+// roleNear reports whether word i or the one after it names a role
+// (roleWords): "Alphabet's CEO", "Alphabet's chief executive", "Leo's
+// football coach" speak of the possessor's role.
+func (z *Analyzer) roleNear(i int) bool {
+	for k := i; k <= i+1 && k < len(z.words); k++ {
+		if e := lexicon[string(z.tok(k))]; e.role > 0 || e.plural {
+			return true
+		}
+		if z.endsSentence(k) {
+			break
+		}
+	}
+	return false
+}
+
+// OnlyPossessor reports whether a holds word h only as the possessor of
+// someone or something other than a role ("Mia's brother Leo now plays
+// for Arsenal": Mia).
+func (a *Analysis) OnlyPossessor(h uint64) bool { return slices.Contains(a.Possessors, h) }
 
 // nameAt reports whether word i, one the lexicon does not know, is written
 // as a name: a capital initial, not all in capitals (an acronym, a shouted
@@ -763,6 +1010,7 @@ func (z *Analyzer) imperativeAt(k int) bool {
 		return false
 	}
 	e, known := lexicon[string(w)]
+	known = known && !e.onlyRole
 	if e.verb || replyVerbs[string(w)] {
 		return true
 	}

@@ -226,6 +226,66 @@ func TestFrameFor(t *testing.T) {
 	}
 }
 
+// keysOf returns the keys of question q (Analyzer.QuestionKeys).
+func keysOf(q string) []uint64 {
+	var z Analyzer
+	var a Analysis
+	z.Analyze(q, &a)
+	return z.QuestionKeys(nil)
+}
+
+func TestAsked(t *testing.T) {
+	q := "Who runs Alphabet Inc. these days?"
+	tests := []struct {
+		a, b string
+		want float32
+	}{
+		// two answers to the question in other words: Subject is low
+		{"As of August 2015, Alphabet Inc.'s chief executive is Larry Page.", "Sundar Pichai now leads Alphabet Inc. as CEO.", 1},
+		// b holds one of the two question words a holds
+		{"Alphabet Inc. is based in Mountain View.", "Alphabet is a holding company.", 0.5},
+		// a holds none: nothing to share
+		{"Larry Page founded Google.", "Alphabet Inc. is run by Sundar Pichai.", 0},
+		{"Alphabet Inc. is run by Sundar Pichai.", "Larry Page founded Google.", 0},
+	}
+	for _, tt := range tests {
+		keys := keysOf(q)
+		if got := Asked(WordsOf(analyze(tt.a), keys), WordsOf(analyze(tt.b), keys)); got != tt.want {
+			t.Errorf("Asked(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	// where a text was kept is no part of what it says
+	qm := keysOf("Reply to the latest Slack message about the release")
+	a, b := analyze("Slack message: the build is green"), analyze("Slack message: lunch at noon")
+	if got := Asked(WordsOf(a, qm), WordsOf(b, qm)); got != 0 {
+		t.Errorf("two Slack messages on other things: Asked = %v, want 0", got)
+	}
+	// what Asked is for: the two answers share a third of their words
+	if got := Subject(analyze(tests[0].a), analyze(tests[0].b)); got > 0.34 {
+		t.Errorf("Subject of the two answers = %v, want at most 1/3", got)
+	}
+}
+
+func TestNamesOther(t *testing.T) {
+	tests := []struct {
+		q, a, b string
+		want    bool // each names something the other and the question do not
+	}{
+		{"Who runs Alphabet these days?", "As of 2015, Alphabet's chief executive is Larry Page.", "Today Sundar Pichai leads Alphabet as CEO.", true},
+		{"Who is my dentist?", "My dentist is Dr. Patel at Smile Clinic.", "Registered with a new practice: Dr. Olsen.", true},
+		// two things of one person, the question's
+		{"What should I get Mia for her birthday?", "Mia's birthday is on the 20th; the party is at grandma's.", "Mia is into astronomy now; she asked for a telescope.", false},
+		// the newer names no one
+		{"What's the dose for Noah's inhaler?", "Noah's inhaler: Salbutamol, two puffs at most.", "Noah's inhaler can be used as often as needed.", false},
+	}
+	for _, tt := range tests {
+		a, b, q := analyze(tt.a), analyze(tt.b), analyze(tt.q)
+		if got := NamesOther(a, b, q) && NamesOther(b, a, q); got != tt.want {
+			t.Errorf("%q and %q for %q: names other %v (names %d, %d)", tt.a, tt.b, tt.q, got, len(a.Names), len(b.Names))
+		}
+	}
+}
+
 func TestAnalyzerReuseIsClean(t *testing.T) {
 	var z Analyzer
 	var a Analysis
@@ -260,6 +320,11 @@ func FuzzAnalyze(f *testing.F) {
 		if len(a.Names) > MaxNames {
 			t.Fatalf("%d names, more than %d", len(a.Names), MaxNames)
 		}
+		for _, h := range a.Possessors {
+			if _, found := slices.BinarySearch(a.Words, h); !found {
+				t.Fatal("a possessor is not among the words")
+			}
+		}
 		for i, h := range a.Names {
 			if slices.Contains(a.Names[:i], h) {
 				t.Fatal("a name repeats")
@@ -285,7 +350,8 @@ func FuzzAnalyze(f *testing.F) {
 func sameAnalysis(a, b *Analysis) bool {
 	return a.Cues == b.Cues && a.Domain == b.Domain && a.DomainWords == b.DomainWords && a.Tokens == b.Tokens &&
 		a.Bytes == b.Bytes && a.Upper == b.Upper && slices.Equal(a.Words, b.Words) && slices.Equal(a.Seq, b.Seq) &&
-		slices.Equal(a.Names, b.Names)
+		slices.Equal(a.Names, b.Names) && a.Roles == b.Roles && a.Several == b.Several && a.Hedged == b.Hedged &&
+		slices.Equal(a.Possessors, b.Possessors)
 }
 
 func BenchmarkAnalyze1k(b *testing.B) {
@@ -617,5 +683,70 @@ func TestAnalyzeAllocatesNothingWarm(t *testing.T) {
 		if n := testing.AllocsPerRun(50, func() { z.Analyze(text, &a) }); n != 0 {
 			t.Errorf("%q: %v allocations per analysis", text, n)
 		}
+	}
+}
+
+// TestAnotherHolder: a newer text that names another holder of a role
+// the question asks for, one holder at a time, replaces the older; facts
+// that several hold at once, additions, hedges, other roles and questions
+// for several do not. (That the two speak of the same holder's role, the
+// gate checks with RoleKeys: TestAnotherHolderRanksDown.)
+func TestAnotherHolder(t *testing.T) {
+	tests := []struct {
+		q, older, newer string
+		want            bool
+	}{
+		{"Who is the current CEO of Alphabet?", "As of 2015, Alphabet's chief executive is Larry Page.", "Sundar Pichai now leads Alphabet as CEO.", true},
+		{"Who is the president of Germany?", "The president of Germany is Roman Herzog.", "Frank-Walter Steinmeier is now the president of Germany.", true},
+		{"Who does Kevin De Bruyne play for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne now plays for Wolfsburg.", true},
+		// no change announced: a holder named in passing reads the same
+		{"Who is the president of Germany?", "The president of Germany is Roman Herzog.", "Frank-Walter Steinmeier is the president of Germany.", false},
+		{"Where does Tom live?", "Tom lives in Camden.", "Tom visited Sara, who lives in Brighton.", false},
+		{"Where does my sister live?", "My sister lives in Berlin.", "My sister lives in Paris now.", true},
+		// a hedge, a belief, a negation: no plain assertion
+		{"Where does my sister live?", "My sister lives in Berlin.", "My sister probably lives in Paris now.", false},
+		{"Where does my sister live?", "My sister lives in Berlin.", "My sister does not live in Paris.", false},
+		// another role: a deputy
+		{"Who is the manager of the Lyon office?", "Claire Dubois is the manager of the Lyon office.",
+			"Marc Petit is the deputy manager of the Lyon office.", false},
+		// several asked for
+		{"Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne plays for Wolfsburg.", false},
+		// an addition
+		{"Who coaches the team?", "Maria Lopez is the head coach of the Tigers.", "Sam Reed is also a coach of the Tigers.", false},
+		// facts several hold at once: no one-holder role
+		{"What is Noah allergic to?", "Noah is allergic to Amoxicillin.", "Noah is allergic to Cashews, says Dr. Reyes.", false},
+		{"Where do the kids go to school?", "Emma goes to Lincoln Elementary.", "Noah goes to Oak Middle School.", false},
+		{"Who walked on the Moon?", "Neil Armstrong walked on the Moon in 1969.", "Buzz Aldrin walked on the Moon too.", false},
+		{"What do the kids play?", "Emma plays Piano with Mrs. Hart.", "Noah plays Football with Coach Dan.", false},
+		// the question asks for no role
+		{"What did Anna say about Berlin?", "Anna lives in Berlin.", "Anna lives in Paris now.", false},
+	}
+	for _, tt := range tests {
+		if got := AnotherHolder(analyze(tt.q), analyze(tt.older), analyze(tt.newer)); got != tt.want {
+			t.Errorf("%q then %q for %q: another holder %v, want %v", tt.older, tt.newer, tt.q, got, tt.want)
+		}
+	}
+}
+
+// TestQuestionKeysInTextOrder: a question of more than MaxQuestionKeys
+// content words keeps its first ones, in the order it gives them, so that
+// every process reads the same (the hashes are seeded per process); a
+// possessive counts as its word, as in Analysis.Words.
+func TestQuestionKeysInTextOrder(t *testing.T) {
+	var words []string
+	for i := range MaxQuestionKeys + 10 {
+		words = append(words, "zq"+strings.Repeat("x", i%7)+string(rune('a'+i%26))+string(rune('a'+i/26)))
+	}
+	keys := keysOf(strings.Join(words, " ") + "?")
+	if len(keys) != MaxQuestionKeys {
+		t.Fatalf("%d keys, want %d", len(keys), MaxQuestionKeys)
+	}
+	for i, k := range keys {
+		if w := analyze(words[i]).Words; len(w) != 1 || w[0] != k {
+			t.Fatalf("key %d is not the question's word %d, %q", i, i, words[i])
+		}
+	}
+	if k, w := keysOf("Who is Alphabet's CEO?"), analyze("Alphabet").Words; len(k) == 0 || k[0] != w[0] {
+		t.Errorf("the keys of \"Who is Alphabet's CEO?\" do not begin with Alphabet")
 	}
 }

@@ -2,18 +2,25 @@ package content
 
 import (
 	"hash/maphash"
+	"slices"
 	"strings"
 )
 
 // entry is what the lexicon knows of one lower-cased word.
 type entry struct {
-	cues     uint32 // bit c set: the word signals Cue c
-	domain   int8   // 1 + Domain, 0 for none
-	verb     bool   // a command verb when it starts a sentence
-	stop     bool   // a function word, left out of content-word overlap
-	reply    bool   // names what a reader writes back (replyWords)
-	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
-	hash     uint64 // the word's hash (Analysis.Words, Analysis.Seq), computed once
+	cues     uint32   // bit c set: the word signals Cue c
+	domain   int8     // 1 + Domain, 0 for none
+	verb     bool     // a command verb when it starts a sentence
+	stop     bool     // a function word, left out of content-word overlap
+	reply    bool     // names what a reader writes back (replyWords)
+	role     uint8    // 1 + the class of a one-holder role it names (roleWords), 0 for none
+	roleNext []string // names the role only before one of these words ("plays for")
+	rolePrev string   // names the role only after this word ("chief executive")
+	plural   bool     // a role in the plural (rolePlurals)
+	hedge    bool     // makes a statement less than an assertion (hedgeWords)
+	onlyRole bool     // in the lexicon for a role or an addition only: unknown to everything else
+	nounVerb bool     // an exfiltration word that is as often a noun: counts only where a verb stands
+	hash     uint64   // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
 
 // Word lists. They describe English generally (how instructions, beliefs and
@@ -172,6 +179,79 @@ const stopwords = "a an the and or but if then else of to in on at by for with f
 	"have has had not no yes i me my we our you your he she him her his they them their what which who whom how when where why " +
 	"all any some each every more most other only own same just also now up down out over again once"
 
+// roleWords name, one class per string, roles and relations that one
+// holder fills at a time, so that a newer statement naming another holder
+// replaces an older one (AnotherHolder): an office, a team, a home, an
+// employer. "word>next" names the role only before one of the next words
+// given ("plays>for", not "plays piano"), "prev<word" only after prev
+// ("chief<executive", not "an executive at Acme"). Roles that several hold
+// at once (a child's school, a friend, an allergy, a client, a doctor:
+// one sees several; a director, of whom a board has many) are not here:
+// a newer one adds to them. Nor are words whose other senses are common
+// ("runs" 5k, a "lead" engineer, a golf "club", a "team" that tried to
+// sign him, "address" the issue, the "principal" reason), nor a phone
+// number or a password: one holds several, and their values are no names.
+var roleWords = [...]string{
+	"ceo chief<executive",
+	"president",
+	"prime>minister premier chancellor",
+	"chairman chairwoman chairperson chair chaired",
+	"leader leads led heads headed",
+	"king queen monarch",
+	"pope",
+	"governor",
+	"mayor",
+	"captain",
+	"coach coached",
+	"manager manages managed boss",
+	"dean",
+	"owner owns owned",
+	"dentist",
+	"gp",
+	"landlord landlady",
+	"play>for plays>for played>for playing>for",
+	"live>in,at,with,near lives>in,at,with,near lived>in,at,with,near living>in,at,with,near reside resides",
+	"employer employed works>for,at work>for,at worked>for,at",
+}
+
+// rolePlurals are roles in the plural: a question that holds one asks
+// for several holders ("Which clubs has he played for?"), not the one
+// who holds it now (Analysis.Several).
+const rolePlurals = "presidents ceos leaders kings queens monarchs popes governors mayors captains coaches managers bosses " +
+	"principals deans owners dentists landlords teams clubs employers chairmen chairwomen"
+
+// hedgeWords make a statement less than an assertion: a rumour, a plan, a
+// guess ("could soon be named CEO, sources say", "probably moved"), or
+// less than lasting: a cover, a season ("while Sarah is on leave", "during
+// term Ben now lives in halls", "in winter"). "May" is left out: it is a
+// month as often.
+const hedgeWords = "probably maybe perhaps might could reportedly rumoured rumored rumour rumor rumours rumors seems seem " +
+	"apparently allegedly possibly likely soon expected considering planning plans " +
+	"temporarily temporary interim caretaker covering covers during while until meanwhile seasonal " +
+	"winter winters summer summers term weekdays weekends"
+
+// additionWords add a holder to those known rather than replace one
+// (the Addition cue): "also", "too", "a second coach", "another dentist",
+// "the backup plumber", "co-lead".
+const additionWords = "also too additionally besides another second backup co"
+
+// roleModifiers before a role word make it another role, or a past one:
+// "vice president", "deputy manager", "co-lead", "former CEO", "ex-coach".
+var roleModifiers = setOf("vice deputy assistant associate acting interim co ex former")
+
+// roleHashes holds the hashes of every role word and title: words that
+// anchor no statement to its subject (RoleKeys).
+var roleHashes = map[uint64]bool{}
+
+// carrierWords name where a text was kept or came from, not what it says:
+// a request's "you can check my Messenger" or "reply to the email" shares
+// them with every message it reads (content.WordsOf leaves them out).
+const carrierWords = "message messages messenger email emails mail gmail inbox chat chats slack notion calendar facebook " +
+	"whatsapp sms dm dms channel channels thread threads"
+
+// carriers holds the hashes of carrierWords, sorted.
+var carriers []uint64
+
 // phrases are two-word cues.
 var phrases = map[Cue]string{
 	AddressedToAgent: "language model,dear assistant,hey assistant,attention ai,the assistant,the ai,the agent," +
@@ -205,6 +285,7 @@ var phrases = map[Cue]string{
 	// known to a few named people only. Phrases that mostly mean something
 	// else ("not to mention", "no one else applied", "the only known
 	// route", "keep quiet in the library") are left out.
+	Addition: "as well,in addition",
 	Confided: "just between us,in confidence,in secret,confided in,confided only,stays between,stay between," +
 		"keep it between,off the record," +
 		"don't tell,do not tell,don't mention,do not mention,not to tell,not to share,never told,only told,told only,only shared,shared only," +
@@ -317,9 +398,55 @@ func init() {
 	for _, w := range strings.Fields(plainWords) {
 		lexicon[w] = lexicon[w] // known, with no cue
 	}
+	// Last before the hashes: a role or addition word the lexicon did not
+	// know stays unknown for everything else (a name when capitalised, a
+	// command's verb), so that they change nothing but Analysis.Roles,
+	// Analysis.Several and the Addition cue.
+	role := func(w string, set func(*entry)) {
+		e, known := lexicon[w]
+		if !known {
+			e.onlyRole = true
+		}
+		set(&e)
+		lexicon[w] = e
+	}
+	for r := range roleWords {
+		for _, w := range strings.Fields(roleWords[r]) {
+			var next []string
+			var prev string
+			if i := strings.IndexByte(w, '>'); i > 0 {
+				w, next = w[:i], strings.Split(w[i+1:], ",")
+			}
+			if i := strings.IndexByte(w, '<'); i > 0 {
+				prev, w = w[:i], w[i+1:]
+			}
+			role(w, func(e *entry) { e.role, e.roleNext, e.rolePrev = uint8(r)+1, next, prev })
+		}
+	}
+	for _, w := range strings.Fields(rolePlurals) {
+		role(w, func(e *entry) { e.plural = true })
+	}
+	for _, w := range strings.Fields(additionWords) {
+		role(w, func(e *entry) { e.cues |= 1 << Addition })
+	}
+	for _, w := range strings.Fields(hedgeWords) {
+		role(w, func(e *entry) { e.hedge = true })
+	}
 	for w, e := range lexicon {
 		e.hash = maphash.String(seed, w)
 		lexicon[w] = e
+	}
+	for _, w := range strings.Fields(carrierWords) {
+		carriers = append(carriers, maphash.String(seed, w))
+	}
+	slices.Sort(carriers)
+	for _, e := range lexicon {
+		if e.role > 0 || e.plural {
+			roleHashes[e.hash] = true
+		}
+	}
+	for w := range titles {
+		roleHashes[maphash.String(seed, w)] = true // "Dr" anchors no one
 	}
 	for c, list := range phrases {
 		for _, p := range strings.Split(list, ",") {
