@@ -204,9 +204,10 @@ func TestAnalysisCacheConcurrent(t *testing.T) {
 func TestCloneOwnsItsLists(t *testing.T) {
 	var z content.Analyzer
 	var a content.Analysis
-	z.Analyze("Reply to Ben: Priya told me in confidence that the Atlas launch moved to May.", &a)
-	if len(a.Words) == 0 || len(a.Seq) == 0 || len(a.Names) == 0 {
-		t.Fatalf("test text gives words %d, sequence %d, names %d: want all three", len(a.Words), len(a.Seq), len(a.Names))
+	z.Analyze("Reply to Ben: Priya told me in confidence that the Atlas launch moved to May, and Omar's sister knows.", &a)
+	if len(a.Words) == 0 || len(a.Seq) == 0 || len(a.Names) == 0 || len(a.Possessors) == 0 {
+		t.Fatalf("test text gives words %d, sequence %d, names %d, possessors %d: want all four",
+			len(a.Words), len(a.Seq), len(a.Names), len(a.Possessors))
 	}
 	c := clone(&a)
 	if !reflect.DeepEqual(*c, a) {
@@ -214,7 +215,8 @@ func TestCloneOwnsItsLists(t *testing.T) {
 	}
 	want := a
 	want.Words, want.Seq, want.Names = slices.Clone(a.Words), slices.Clone(a.Seq), slices.Clone(a.Names)
-	z.Analyze("Something else entirely, from Dana and Omar, written much later on.", &a)
+	want.Possessors = slices.Clone(a.Possessors)
+	z.Analyze("Something else entirely, from Dana and Omar's cousin, written much later on.", &a)
 	if !reflect.DeepEqual(*c, want) {
 		t.Fatal("the clone changed when the analysis it was made from was reused")
 	}

@@ -394,3 +394,68 @@ func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherHolderRanksDown: an older memory whose newer peer names
+// another holder of a role the question asks for, one holder at a time,
+// is ranked down whatever its fit; facts several hold at once, additions,
+// questions about the past or about several, and a newer memory of lower
+// authority (no peer of a trusted one) leave it as the fit decides.
+func TestAnotherHolderRanksDown(t *testing.T) {
+	g := shipped(t)
+	tests := []struct {
+		name, query, older, newer string
+		newerAuth                 memory.Authority
+		want                      bool
+	}{
+		{"a new CEO", "Who is Alphabet's CEO these days?", "As of 2015, Alphabet's chief executive is Larry Page.",
+			"Sundar Pichai now leads Alphabet as CEO.", memory.AuthorityUserConfirmed, true},
+		{"a move", "Where does my sister live?", "My sister lives in Berlin.", "My sister lives in Paris now.", memory.AuthorityUserConfirmed, true},
+		{"a new dentist", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, true},
+		{"no anchor", "Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
+		{"no change announced", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
+		{"a hedge", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is probably Dr. Lind in Lyon now.", memory.AuthorityUserConfirmed, false},
+		{"an addition", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is also Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
+		{"a deputy", "Who is the manager of the Lyon office?", "Claire Dubois is the manager of the Lyon office.",
+			"Marc Petit is the deputy manager of the Lyon office.", memory.AuthorityUserConfirmed, false},
+		{"two siblings", "Where do my siblings live?", "Anna lives in Berlin.", "Ben lives in Paris.", memory.AuthorityUserConfirmed, false},
+		{"two schools", "Where do the kids go to school?", "Emma goes to Lincoln Elementary.", "Noah goes to Oak Middle School.", memory.AuthorityUserConfirmed, false},
+		{"the past", "Who was my dentist in 2019?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
+		{"a history", "Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne plays for Wolfsburg.", memory.AuthorityUserConfirmed, false},
+		{"a brother's club", "Which club does Mia play for?", "Mia plays for Hackney Ladies.",
+			"Mia's brother Leo now plays for Arsenal Under-12s.", memory.AuthorityUserConfirmed, false},
+		{"a term-time home", "Where does Ben live?", "Ben lives at home with us in Reading.",
+			"Since September, during term Ben now lives in halls in Durham.", memory.AuthorityUserConfirmed, false},
+		{"a planted newer", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityExternal, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := make([]float32, embed.BuiltinDim)
+			embed.NewBuiltin().EmbedInto(q, tt.query)
+			older := cand("older", tt.older, memory.AuthorityUserConfirmed, "", q)
+			newer := cand("newer", tt.newer, tt.newerAuth, "", q)
+			older.Query, newer.Query = tt.query, tt.query
+			older.Memory.CreatedAt, newer.Memory.CreatedAt = now.AddDate(-3, 0, 0), now.AddDate(-1, 0, 0)
+			results := []*admit.Result{{MemoryID: "older", Decision: admit.Admit}, {MemoryID: "newer", Decision: admit.Admit}}
+			actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+			if err := g.Judge(context.Background(), actx, []*admit.Candidate{older, newer}, results); err != nil {
+				t.Fatal(err)
+			}
+			var e extractor
+			xs := [][]float32{make([]float32, Dim), make([]float32, Dim)}
+			e.set(xs, actx, []*admit.Candidate{older, newer}, tt.query, q, [][]float32{older.Vector, newer.Vector})
+			if e.replaced[0] != tt.want || e.replaced[1] {
+				t.Errorf("replaced %v, %v; want %v, false", e.replaced[0], e.replaced[1], tt.want)
+			}
+			r := results[0]
+			ranked := r.Decision.Severity() >= admit.RankDown.Severity() && slices.Contains(r.Reasons, admit.ReasonNewerOnSubject)
+			if tt.want && !ranked {
+				t.Errorf("older %s %v (fit %.3f / %.3f), want ranked down for newer_memory_on_subject", r.Decision, r.Reasons,
+					r.Scores.GateFit, r.Scores.GateThreshold)
+			}
+			if !tt.want && ranked && r.Scores.GateFit >= r.Scores.GateThreshold {
+				t.Errorf("older %s %v at fit %.3f over %.3f: ranked down by the rule", r.Decision, r.Reasons,
+					r.Scores.GateFit, r.Scores.GateThreshold)
+			}
+		})
+	}
+}

@@ -302,6 +302,12 @@ type extractor struct {
 	dupN           []float32          // per candidate: how many others are near-duplicates
 	wd             []content.Analysis // the withdrawn texts
 	trust          []bool             // per candidate: Trusted(effective authority)
+	// replaced is, per candidate, whether a newer peer names another
+	// holder of a one-holder role the question asks for (see set): not a
+	// feature, a decision rule (Judge).
+	replaced []bool
+	keys     []uint64                // the query's keys (content.Analyzer.QuestionKeys)
+	asked    []content.QuestionWords // per candidate: the query's keys it holds
 	// restatedTrusted is, per candidate, whether a trusted memory restates
 	// a withdrawn text: not a feature (a withdrawn text's authority is
 	// unknown, so it is no peer of a trusted memory), but the gate flags it.
@@ -350,17 +356,22 @@ const MaxWithdrawn = 64
 func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Candidate, query string, q []float32, vecs [][]float32) {
 	n := len(cands)
 	e.z.Analyze(query, &e.query)
+	e.keys = e.z.QuestionKeys(e.keys)
 	e.analyzeMemories(actx.UserID, cands)
 	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
 	e.newerF, e.newerX = growF(e.newerF, n), growF(e.newerX, n)
 	e.dupMax, e.dupN = growF(e.dupMax, n), growF(e.dupN, n)
 	qn := norm(q)
-	e.trust, e.restatedTrusted = growB(e.trust, n), growB(e.restatedTrusted, n)
+	e.trust, e.restatedTrusted, e.replaced = growB(e.trust, n), growB(e.restatedTrusted, n), growB(e.replaced, n)
+	e.asked = slices.Grow(e.asked[:0], n)[:n]
+	now := e.query.Cues[content.QueryPast] == 0
+	roleKeys := content.RoleKeys(e.keys)
 	for i, c := range cands {
 		e.norms[i] = norm(vecs[i])
 		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
-		e.trust[i], e.restatedTrusted[i] = Trusted(c.Lineage.EffectiveAuthority), false
+		e.trust[i], e.restatedTrusted[i], e.replaced[i] = Trusted(c.Lineage.EffectiveAuthority), false, false
+		e.asked[i] = content.WordsOf(e.mems[i], e.keys)
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
 		e.newerF[i], e.newerX[i] = 0, 0
 		e.dupMax[i], e.dupN[i] = 0, 0
@@ -400,6 +411,19 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			if olderSees {
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
 				e.newerF[older] = max(e.newerF[older], content.FrameFor(e.mems[i], e.mems[j], &e.query))
+				// Another holder of a one-holder role the question asks
+				// for, on a question about now, named by a trusted newer
+				// memory (whoever can write a low-authority memory must
+				// not demote another): the newer holds all the older holds
+				// of the question, an anchor of it among them (a word that
+				// is no role: "Alphabet", "sister"), and does not restate
+				// it. An anchor held only as a possessor ("Mia's brother
+				// Leo now plays for…") ties the role to someone else.
+				if now && e.trust[newer] && !e.replaced[older] && jac < 1 && e.asked[older]&^e.asked[newer] == 0 &&
+					e.anchored(e.asked[older]&^roleKeys, e.mems[older], e.mems[newer]) &&
+					content.AnotherHolder(&e.query, e.mems[older], e.mems[newer]) {
+					e.replaced[older] = true
+				}
 				// A change announced on another subject says nothing
 				// of this one.
 				if near := max(jac, c, content.DomainAgreement(e.mems[i], e.mems[j])); near >= minChangeCloseness {
@@ -546,6 +570,18 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	}
 }
 
+// anchored reports whether one of the question's keys in set (bits over
+// e.keys) is held by both a and b other than only as the possessor of
+// someone else (content.Analysis.OnlyPossessor).
+func (e *extractor) anchored(set content.QuestionWords, a, b *content.Analysis) bool {
+	for i, h := range e.keys {
+		if set&(1<<i) != 0 && !a.OnlyPossessor(h) && !b.OnlyPossessor(h) {
+			return true
+		}
+	}
+	return false
+}
+
 // writeMetadata encodes the memory's metadata and scope relations.
 func writeMetadata(f []float32, actx *admit.Context, c *admit.Candidate, now time.Time) {
 	mem := &c.Memory
@@ -680,12 +716,14 @@ func (e *extractor) analyzeMemories(user string, cands []*admit.Candidate) {
 // their size.
 func clone(a *content.Analysis) *content.Analysis {
 	c := *a
-	nw, ns := len(a.Words), len(a.Seq)
-	words := make([]uint64, nw+ns+len(a.Names))
+	nw, ns, nn := len(a.Words), len(a.Seq), len(a.Names)
+	words := make([]uint64, nw+ns+nn+len(a.Possessors))
 	copy(words, a.Words)
 	copy(words[nw:], a.Seq)
 	copy(words[nw+ns:], a.Names)
-	c.Words, c.Seq, c.Names = words[:nw:nw], words[nw:nw+ns:nw+ns], words[nw+ns:]
+	copy(words[nw+ns+nn:], a.Possessors)
+	c.Words, c.Seq = words[:nw:nw], words[nw:nw+ns:nw+ns]
+	c.Names, c.Possessors = words[nw+ns:nw+ns+nn:nw+ns+nn], words[nw+ns+nn:]
 	return &c
 }
 
