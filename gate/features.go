@@ -419,7 +419,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				// is no role: "Alphabet", "sister"), and does not restate
 				// it. An anchor held only as a possessor ("Mia's brother
 				// Leo now plays for…") ties the role to someone else.
-				if now && e.trust[newer] && !e.replaced[older] && jac < 1 && e.asked[older]&^e.asked[newer] == 0 &&
+				if now && e.trust[newer] && !e.replaced[older] && jac < 1 && content.Covers(e.asked[older], e.asked[newer]) &&
 					e.anchored(e.asked[older]&^roleKeys, e.mems[older], e.mems[newer]) &&
 					content.AnotherHolder(&e.query, e.mems[older], e.mems[newer]) {
 					e.replaced[older] = true

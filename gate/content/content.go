@@ -15,7 +15,6 @@ package content
 
 import (
 	"hash/maphash"
-	"math/bits"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -353,8 +352,8 @@ func differsOn(seq []uint64, lead int, fr framing, q *Analysis) bool {
 }
 
 // QuestionWords is the set of the words of a question that a text holds,
-// as bits over the question's keys (Analyzer.QuestionKeys): the part of the question
-// the text speaks of. Asked compares two such sets.
+// as bits over the question's keys (Analyzer.QuestionKeys): the part of
+// the question the text speaks of. Covers compares two such sets.
 type QuestionWords uint64
 
 // MaxQuestionKeys bounds QuestionKeys: a QuestionWords has a bit for each.
@@ -394,21 +393,16 @@ func WordsOf(a *Analysis, keys []uint64) QuestionWords {
 	return set
 }
 
-// Asked returns the share of the question's words a text holds (a, from
-// WordsOf) that another text holds too (b), and 0 when a holds none: how
-// far the other speaks of what the first says of the question. "Larry Page
-// is Alphabet's chief executive" and "Sundar Pichai now leads Alphabet as
-// CEO" share one word of five (Subject 0.2), but for "Who runs Alphabet
-// these days?" the second holds all the first holds of the question: two
-// answers to it. Two notes that each bring something else to a task share
-// its words as well ("the party budget", "the party is at the park"), so
-// Asked says only that b may answer what a does, not that it replaces it.
-func Asked(a, b QuestionWords) float32 {
-	if a == 0 {
-		return 0
-	}
-	return float32(bits.OnesCount64(uint64(a&b))) / float32(bits.OnesCount64(uint64(a)))
-}
+// Covers reports whether text b holds every word of the question that
+// text a holds (a and b from WordsOf), a holding one at least: b speaks of
+// all that a says of the question. "Larry Page is Alphabet's chief
+// executive" and "Sundar Pichai now leads Alphabet as CEO" share one word
+// of five, but for "Who runs Alphabet these days?" the second holds all
+// the first holds of it: two answers to it. Two notes that each bring
+// something else to a task cover its words as well ("the party budget",
+// "the party is at the park"), so Covers says only that b may answer
+// what a does, not that it replaces it (AnotherHolder).
+func Covers(a, b QuestionWords) bool { return a != 0 && a&^b == 0 }
 
 // NamesOther reports whether a names someone or something (Analysis.Names)
 // that neither b nor question q mentions. Two statements that each name
@@ -718,12 +712,15 @@ const maxPossessors = 8
 
 // possessors appends to dst the content words of the text just analysed
 // that stand only as the possessor of someone or something other than a
-// role ("Mia's brother", "Anna's parents"), at most maxPossessors.
+// role ("Mia's brother", "Anna's parents"), at most maxPossessors, of the
+// first 4·maxPossessors possessive words.
 func (z *Analyzer) possessors(dst []uint64) []uint64 {
+	checked := 0 // possessives looked up: each costs a pass over the text
 	for i, h := range z.content {
-		if !z.possessor[i] || len(dst) == maxPossessors || slices.Contains(dst, h) {
+		if !z.possessor[i] || h == 0 || len(dst) == maxPossessors || checked == 4*maxPossessors || slices.Contains(dst, h) {
 			continue
 		}
+		checked++
 		only := true
 		for k, g := range z.content {
 			if g == h && !z.possessor[k] {

@@ -234,33 +234,33 @@ func keysOf(q string) []uint64 {
 	return z.QuestionKeys(nil)
 }
 
-func TestAsked(t *testing.T) {
+func TestCovers(t *testing.T) {
 	q := "Who runs Alphabet Inc. these days?"
 	tests := []struct {
 		a, b string
-		want float32
+		want bool
 	}{
 		// two answers to the question in other words: Subject is low
-		{"As of August 2015, Alphabet Inc.'s chief executive is Larry Page.", "Sundar Pichai now leads Alphabet Inc. as CEO.", 1},
+		{"As of August 2015, Alphabet Inc.'s chief executive is Larry Page.", "Sundar Pichai now leads Alphabet Inc. as CEO.", true},
 		// b holds one of the two question words a holds
-		{"Alphabet Inc. is based in Mountain View.", "Alphabet is a holding company.", 0.5},
-		// a holds none: nothing to share
-		{"Larry Page founded Google.", "Alphabet Inc. is run by Sundar Pichai.", 0},
-		{"Alphabet Inc. is run by Sundar Pichai.", "Larry Page founded Google.", 0},
+		{"Alphabet Inc. is based in Mountain View.", "Alphabet is a holding company.", false},
+		// a holds none: nothing to cover
+		{"Larry Page founded Google.", "Alphabet Inc. is run by Sundar Pichai.", false},
+		{"Alphabet Inc. is run by Sundar Pichai.", "Larry Page founded Google.", false},
 	}
 	for _, tt := range tests {
 		keys := keysOf(q)
-		if got := Asked(WordsOf(analyze(tt.a), keys), WordsOf(analyze(tt.b), keys)); got != tt.want {
-			t.Errorf("Asked(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := Covers(WordsOf(analyze(tt.a), keys), WordsOf(analyze(tt.b), keys)); got != tt.want {
+			t.Errorf("Covers(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 	// where a text was kept is no part of what it says
 	qm := keysOf("Reply to the latest Slack message about the release")
 	a, b := analyze("Slack message: the build is green"), analyze("Slack message: lunch at noon")
-	if got := Asked(WordsOf(a, qm), WordsOf(b, qm)); got != 0 {
-		t.Errorf("two Slack messages on other things: Asked = %v, want 0", got)
+	if Covers(WordsOf(a, qm), WordsOf(b, qm)) {
+		t.Error("two Slack messages on other things: Covers, want not")
 	}
-	// what Asked is for: the two answers share a third of their words
+	// what Covers is for: the two answers share a third of their words
 	if got := Subject(analyze(tests[0].a), analyze(tests[0].b)); got > 0.34 {
 		t.Errorf("Subject of the two answers = %v, want at most 1/3", got)
 	}
