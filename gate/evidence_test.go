@@ -399,7 +399,9 @@ func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
 // another holder of a role the question asks for, one holder at a time,
 // is ranked down whatever its fit; facts several hold at once, additions,
 // questions about the past or about several, and a newer memory of lower
-// authority (no peer of a trusted one) leave it as the fit decides.
+// authority (no peer of a trusted one) leave it as the fit decides. The
+// newer memories of those cases announce a change, so that each case
+// turns on its own condition.
 func TestAnotherHolderRanksDown(t *testing.T) {
 	g := shipped(t)
 	tests := []struct {
@@ -414,13 +416,13 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 		{"no anchor", "Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
 		{"no change announced", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
 		{"a hedge", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is probably Dr. Lind in Lyon now.", memory.AuthorityUserConfirmed, false},
-		{"an addition", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is also Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
+		{"an addition", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now also Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
 		{"a deputy", "Who is the manager of the Lyon office?", "Claire Dubois is the manager of the Lyon office.",
-			"Marc Petit is the deputy manager of the Lyon office.", memory.AuthorityUserConfirmed, false},
-		{"two siblings", "Where do my siblings live?", "Anna lives in Berlin.", "Ben lives in Paris.", memory.AuthorityUserConfirmed, false},
-		{"two schools", "Where do the kids go to school?", "Emma goes to Lincoln Elementary.", "Noah goes to Oak Middle School.", memory.AuthorityUserConfirmed, false},
-		{"the past", "Who was my dentist in 2019?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
-		{"a history", "Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne plays for Wolfsburg.", memory.AuthorityUserConfirmed, false},
+			"Marc Petit is now the deputy manager of the Lyon office.", memory.AuthorityUserConfirmed, false},
+		{"two siblings", "Where do my siblings live?", "Anna lives in Berlin.", "Ben now lives in Paris.", memory.AuthorityUserConfirmed, false},
+		{"two schools", "Where do the kids go to school?", "Emma goes to Lincoln Elementary.", "Noah now goes to Oak Middle School.", memory.AuthorityUserConfirmed, false},
+		{"the past", "Who was my dentist in Lyon in 2019?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
+		{"a history", "Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne now plays for Wolfsburg.", memory.AuthorityUserConfirmed, false},
 		{"a brother's club", "Which club does Mia play for?", "Mia plays for Hackney Ladies.",
 			"Mia's brother Leo now plays for Arsenal Under-12s.", memory.AuthorityUserConfirmed, false},
 		{"a term-time home", "Where does Ben live?", "Ben lives at home with us in Reading.",

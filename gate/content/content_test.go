@@ -705,19 +705,20 @@ func TestAnotherHolder(t *testing.T) {
 		{"Where does my sister live?", "My sister lives in Berlin.", "My sister lives in Paris now.", true},
 		// a hedge, a belief, a negation: no plain assertion
 		{"Where does my sister live?", "My sister lives in Berlin.", "My sister probably lives in Paris now.", false},
-		{"Where does my sister live?", "My sister lives in Berlin.", "My sister does not live in Paris.", false},
+		{"Where does my sister live?", "My sister lives in Berlin.", "My sister does not live in Paris now.", false},
 		// another role: a deputy
 		{"Who is the manager of the Lyon office?", "Claire Dubois is the manager of the Lyon office.",
-			"Marc Petit is the deputy manager of the Lyon office.", false},
+			"Marc Petit is now the deputy manager of the Lyon office.", false},
 		// several asked for
-		{"Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne plays for Wolfsburg.", false},
+		{"Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne now plays for Wolfsburg.", false},
 		// an addition
-		{"Who coaches the team?", "Maria Lopez is the head coach of the Tigers.", "Sam Reed is also a coach of the Tigers.", false},
-		// facts several hold at once: no one-holder role
-		{"What is Noah allergic to?", "Noah is allergic to Amoxicillin.", "Noah is allergic to Cashews, says Dr. Reyes.", false},
-		{"Where do the kids go to school?", "Emma goes to Lincoln Elementary.", "Noah goes to Oak Middle School.", false},
-		{"Who walked on the Moon?", "Neil Armstrong walked on the Moon in 1969.", "Buzz Aldrin walked on the Moon too.", false},
-		{"What do the kids play?", "Emma plays Piano with Mrs. Hart.", "Noah plays Football with Coach Dan.", false},
+		{"Who is the coach of the Tigers?", "Maria Lopez is the head coach of the Tigers.", "Sam Reed is now also a coach of the Tigers.", false},
+		// facts several hold at once: no one-holder role (each newer text
+		// announces a change, so that the role alone decides)
+		{"What is Noah allergic to?", "Noah is allergic to Amoxicillin.", "Noah is now allergic to Cashews, says Dr. Reyes.", false},
+		{"Where do the kids go to school?", "Emma goes to Lincoln Elementary.", "Noah now goes to Oak Middle School.", false},
+		{"Who walked on the Moon?", "Neil Armstrong walked on the Moon in 1969.", "Buzz Aldrin now walked on the Moon too.", false},
+		{"What do the kids play?", "Emma plays Piano with Mrs. Hart.", "Noah now plays Football with Coach Dan.", false},
 		// the question asks for no role
 		{"What did Anna say about Berlin?", "Anna lives in Berlin.", "Anna lives in Paris now.", false},
 	}
