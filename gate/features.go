@@ -356,7 +356,13 @@ const MaxWithdrawn = 64
 func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Candidate, query string, q []float32, vecs [][]float32) {
 	n := len(cands)
 	e.z.Analyze(query, &e.query)
-	e.keys = e.z.QuestionKeys(e.keys)
+	// The one-holder rule (replaced) can fire only on a question about now
+	// for the holder of a role; for any other, its work is skipped.
+	holder := e.query.Roles != 0 && !e.query.Several && e.query.Cues[content.QueryPast] == 0
+	e.keys = e.keys[:0]
+	if holder {
+		e.keys = e.z.QuestionKeys(e.keys)
+	}
 	e.analyzeMemories(actx.UserID, cands)
 	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
@@ -365,13 +371,15 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	qn := norm(q)
 	e.trust, e.restatedTrusted, e.replaced = growB(e.trust, n), growB(e.restatedTrusted, n), growB(e.replaced, n)
 	e.asked = slices.Grow(e.asked[:0], n)[:n]
-	now := e.query.Cues[content.QueryPast] == 0
 	roleKeys := content.RoleKeys(e.keys)
 	for i, c := range cands {
 		e.norms[i] = norm(vecs[i])
 		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
 		e.trust[i], e.restatedTrusted[i], e.replaced[i] = Trusted(c.Lineage.EffectiveAuthority), false, false
-		e.asked[i] = content.WordsOf(e.mems[i], e.keys)
+		e.asked[i] = 0
+		if holder {
+			e.asked[i] = content.WordsOf(e.mems[i], e.keys)
+		}
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
 		e.newerF[i], e.newerX[i] = 0, 0
 		e.dupMax[i], e.dupN[i] = 0, 0
@@ -419,7 +427,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				// is no role: "Alphabet", "sister"), and does not restate
 				// it. An anchor held only as a possessor ("Mia's brother
 				// Leo now plays for…") ties the role to someone else.
-				if now && e.trust[newer] && !e.replaced[older] && jac < 1 && content.Covers(e.asked[older], e.asked[newer]) &&
+				if holder && e.trust[newer] && !e.replaced[older] && jac < 1 && content.Covers(e.asked[older], e.asked[newer]) &&
 					e.anchored(e.asked[older]&^roleKeys, e.mems[older], e.mems[newer]) &&
 					content.AnotherHolder(&e.query, e.mems[older], e.mems[newer]) {
 					e.replaced[older] = true
