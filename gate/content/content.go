@@ -435,11 +435,14 @@ func (z *Analyzer) role(i int, e *entry, out *Analysis) {
 	if e.role == 0 || roleModifiers[string(z.tok(i-1))] {
 		return
 	}
-	if e.rolePrev != "" && string(z.tok(i-1)) != e.rolePrev {
-		return
-	}
-	if len(e.roleNext) > 0 && i+1 < len(z.words) && !z.endsSentence(i) && !slices.Contains(e.roleNext, string(z.tok(i+1))) {
-		return // "live music", "plays piano"; at a question's end ("Where does she live?") the role stands
+	if e.roleCtx > 0 {
+		ctx := &roleContexts[e.roleCtx-1]
+		if ctx.prev != "" && string(z.tok(i-1)) != ctx.prev {
+			return
+		}
+		if len(ctx.next) > 0 && i+1 < len(z.words) && !z.endsSentence(i) && !slices.Contains(ctx.next, string(z.tok(i+1))) {
+			return // "live music", "plays piano"; at a question's end ("Where does she live?") the role stands
+		}
 	}
 	out.Roles |= 1 << e.role
 }
@@ -632,12 +635,12 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			h = maphash.Bytes(seed, tok)
 		}
 		seq = append(seq, h)
-		known, isContent := ok && !e.onlyRole, !ok || !e.stop
+		known, isContent := ok && !e.silent, !ok || !e.stop
 		possessor := false // "Mia's brother": Mia holds no role here, her brother may
 		if !known && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's' {
 			// "Kate's" is a word about Kate; "it's" and "that's" are function words.
 			stem, stemKnown := lexicon[string(tok[:len(tok)-2])]
-			stemKnown = stemKnown && !stem.onlyRole
+			stemKnown = stemKnown && !stem.silent
 			known, isContent = stemKnown, !stemKnown || !stem.stop
 			h = maphash.Bytes(seed, tok[:len(tok)-2])
 			possessor = !z.roleNear(i + 1)
@@ -1007,7 +1010,7 @@ func (z *Analyzer) imperativeAt(k int) bool {
 		return false
 	}
 	e, known := lexicon[string(w)]
-	known = known && !e.onlyRole
+	known = known && !e.silent
 	if e.verb || replyVerbs[string(w)] {
 		return true
 	}

@@ -8,19 +8,18 @@ import (
 
 // entry is what the lexicon knows of one lower-cased word.
 type entry struct {
-	cues     uint32   // bit c set: the word signals Cue c
-	domain   int8     // 1 + Domain, 0 for none
-	verb     bool     // a command verb when it starts a sentence
-	stop     bool     // a function word, left out of content-word overlap
-	reply    bool     // names what a reader writes back (replyWords)
-	role     uint8    // 1 + the class of a one-holder role it names (roleWords), 0 for none
-	roleNext []string // names the role only before one of these words ("plays for")
-	rolePrev string   // names the role only after this word ("chief executive")
-	plural   bool     // a role in the plural (rolePlurals)
-	hedge    bool     // makes a statement less than an assertion (hedgeWords)
-	onlyRole bool     // in the lexicon for a role or an addition only: unknown to everything else
-	nounVerb bool     // an exfiltration word that is as often a noun: counts only where a verb stands
-	hash     uint64   // the word's hash (Analysis.Words, Analysis.Seq), computed once
+	cues     uint32 // bit c set: the word signals Cue c
+	domain   int8   // 1 + Domain, 0 for none
+	verb     bool   // a command verb when it starts a sentence
+	stop     bool   // a function word, left out of content-word overlap
+	reply    bool   // names what a reader writes back (replyWords)
+	role     uint8  // 1 + the class of a one-holder role it names (roleWords), 0 for none
+	roleCtx  uint8  // 1 + the index in roleContexts of the words it needs beside it, 0 for none
+	plural   bool   // a role in the plural (rolePlurals)
+	hedge    bool   // makes a statement less than an assertion (hedgeWords)
+	silent   bool   // in the lexicon for the one-holder rule only (a role, hedge or addition): unknown to everything else
+	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
+	hash     uint64 // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
 
 // Word lists. They describe English generally (how instructions, beliefs and
@@ -235,6 +234,18 @@ const hedgeWords = "probably maybe perhaps might could reportedly rumoured rumor
 // "the backup plumber", "co-lead".
 const additionWords = "also too additionally besides another second backup co"
 
+// roleContext is what must stand beside a role word for it to name the
+// role: one of next after it ("plays for"), or prev before it ("chief
+// executive"). Kept apart from the lexicon's entries, which every word
+// of every text looks up.
+type roleContext struct {
+	next []string
+	prev string
+}
+
+// roleContexts holds the contexts of roleWords (entry.roleCtx).
+var roleContexts []roleContext
+
 // roleModifiers before a role word make it another role, or a past one:
 // "vice president", "deputy manager", "co-lead", "former CEO", "ex-coach".
 var roleModifiers = setOf("vice deputy assistant associate acting interim co ex former")
@@ -398,39 +409,43 @@ func init() {
 	for _, w := range strings.Fields(plainWords) {
 		lexicon[w] = lexicon[w] // known, with no cue
 	}
-	// Last before the hashes: a role or addition word the lexicon did not
-	// know stays unknown for everything else (a name when capitalised, a
-	// command's verb), so that they change nothing but Analysis.Roles,
-	// Analysis.Several and the Addition cue.
-	role := func(w string, set func(*entry)) {
+	// Last before the hashes: a role, hedge or addition word the lexicon
+	// did not know stays unknown for everything else (a name when
+	// capitalised, a command's verb), so that they change nothing but
+	// Analysis.Roles, Several, Hedged and the Addition cue.
+	quiet := func(w string, set func(*entry)) {
 		e, known := lexicon[w]
 		if !known {
-			e.onlyRole = true
+			e.silent = true
 		}
 		set(&e)
 		lexicon[w] = e
 	}
 	for r := range roleWords {
 		for _, w := range strings.Fields(roleWords[r]) {
-			var next []string
-			var prev string
+			var ctx roleContext
 			if i := strings.IndexByte(w, '>'); i > 0 {
-				w, next = w[:i], strings.Split(w[i+1:], ",")
+				w, ctx.next = w[:i], strings.Split(w[i+1:], ",")
 			}
 			if i := strings.IndexByte(w, '<'); i > 0 {
-				prev, w = w[:i], w[i+1:]
+				ctx.prev, w = w[:i], w[i+1:]
 			}
-			role(w, func(e *entry) { e.role, e.roleNext, e.rolePrev = uint8(r)+1, next, prev })
+			var c uint8
+			if ctx.next != nil || ctx.prev != "" {
+				roleContexts = append(roleContexts, ctx)
+				c = uint8(len(roleContexts))
+			}
+			quiet(w, func(e *entry) { e.role, e.roleCtx = uint8(r)+1, c })
 		}
 	}
 	for _, w := range strings.Fields(rolePlurals) {
-		role(w, func(e *entry) { e.plural = true })
+		quiet(w, func(e *entry) { e.plural = true })
 	}
 	for _, w := range strings.Fields(additionWords) {
-		role(w, func(e *entry) { e.cues |= 1 << Addition })
+		quiet(w, func(e *entry) { e.cues |= 1 << Addition })
 	}
 	for _, w := range strings.Fields(hedgeWords) {
-		role(w, func(e *entry) { e.hedge = true })
+		quiet(w, func(e *entry) { e.hedge = true })
 	}
 	for w, e := range lexicon {
 		e.hash = maphash.String(seed, w)
