@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,27 +162,31 @@ func TestLocationHidesThePassword(t *testing.T) {
 }
 
 func TestParseFile(t *testing.T) {
-	f, err := ParseFile([]byte("store: sqlite:m.db\ngate: g.model\ndurableAudit: true\nindexWait: 30s\nserve:\n  addr: 127.0.0.1:9000\n  maxBodyBytes: 1024\n  drain: 5s\n  metricsAddr: 127.0.0.1:9090\n"))
+	f, err := ParseFile([]byte("store: sqlite:m.db\ngate: g.model\ndurableAudit: true\nindexWait: 30s\nserve:\n  addr: 127.0.0.1:9000\n  maxBodyBytes: 1024\n  drain: 5s\n  metricsAddr: 127.0.0.1:9090\n  corsOrigins: [https://app.example.com, 'http://127.0.0.1:5173']\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f.Store != "sqlite:m.db" || f.Gate != "g.model" || !f.DurableAudit || f.IndexWait.Seconds() != 30 || f.Serve.Addr != "127.0.0.1:9000" ||
-		f.Serve.MaxBodyBytes != 1024 || f.Serve.Drain.Seconds() != 5 || f.Serve.MetricsAddr != "127.0.0.1:9090" {
+		f.Serve.MaxBodyBytes != 1024 || f.Serve.Drain.Seconds() != 5 || f.Serve.MetricsAddr != "127.0.0.1:9090" ||
+		!slices.Equal(f.Serve.CORSOrigins, []string{"https://app.example.com", "http://127.0.0.1:5173"}) {
 		t.Errorf("ParseFile = %+v", f)
 	}
 	for _, bad := range []string{
-		"stroe: m.db\n",                  // a typo
-		"serve:\n  maxBatch: -1\n",       // out of range
-		"store: redis://x\n",             // unsupported
-		"store: [1, 2]\n",                // wrong type
-		"serve:\n  addr: x\n  addr: y\n", // repeated
-		"serve:\n  metricsAddr: nope\n",  // not HOST:PORT
+		"stroe: m.db\n",                                       // a typo
+		"serve:\n  maxBatch: -1\n",                            // out of range
+		"store: redis://x\n",                                  // unsupported
+		"store: [1, 2]\n",                                     // wrong type
+		"serve:\n  addr: x\n  addr: y\n",                      // repeated
+		"serve:\n  metricsAddr: nope\n",                       // not HOST:PORT
+		"serve:\n  corsOrigins: [https://app.example.com/]\n", // a path: never an Origin
+		"serve:\n  corsOrigins: ['*', https://a.example]\n",   // * with others
+		"serve:\n  corsOrigins: https://a.example\n",          // not a list
 	} {
 		if _, err := ParseFile([]byte(bad)); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	if f, err := ParseFile(nil); err != nil || f != (File{}) {
+	if f, err := ParseFile(nil); err != nil || !reflect.DeepEqual(f, File{}) {
 		t.Errorf("empty file: %+v %v", f, err)
 	}
 }

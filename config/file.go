@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/memgate/memgate/server"
 )
 
 // EnvConfig names the configuration file when no --config flag does.
@@ -22,6 +24,7 @@ const EnvConfig = "MEMGATE_CONFIG"
 //	serve:
 //	  addr: 127.0.0.1:8080
 //	  maxBodyBytes: 4194304
+//	  corsOrigins: [https://app.example.com]
 type File struct {
 	Store        string `yaml:"store" json:"store"`
 	Index        string `yaml:"index" json:"index"`
@@ -46,6 +49,9 @@ type Serve struct {
 	// MetricsAddr, if set, serves /metrics on this address alone (see
 	// memgate serve --metrics-addr).
 	MetricsAddr string `yaml:"metricsAddr" json:"metricsAddr"`
+	// CORSOrigins are the origins of browser pages that may call the API
+	// (see memgate serve --cors-origin and server.CheckOrigin).
+	CORSOrigins []string `yaml:"corsOrigins" json:"corsOrigins"`
 }
 
 // LoadFile reads a configuration file. Unknown keys are errors (a typo must
@@ -93,6 +99,9 @@ func ParseFile(data []byte) (File, error) {
 		if _, _, err := net.SplitHostPort(a); err != nil {
 			return File{}, fmt.Errorf("serve.metricsAddr %q: %v", a, err)
 		}
+	}
+	if err := server.CheckOrigins(f.Serve.CORSOrigins); err != nil {
+		return File{}, fmt.Errorf("serve.corsOrigins: %w", err)
 	}
 	return f, nil
 }

@@ -50,6 +50,13 @@ type Options struct {
 	// caller that serves MetricsHandler on another listener: the counters
 	// of every tenant's traffic are not for the API's callers to read.
 	SeparateMetrics bool
+	// CORSOrigins are the origins of browser pages that may call the
+	// server, each as CheckOrigin accepts it ("https://app.example.com",
+	// or "*" for any page). None by default: browsers then keep every
+	// page off the API, since no answer carries CORS headers. A page of an
+	// allowed origin still needs an API key, sent in the Authorization
+	// header; the server never reads cookies.
+	CORSOrigins []string
 }
 
 // Server serves one engine. It is an http.Handler.
@@ -58,6 +65,7 @@ type Server struct {
 	keys auth.Store
 	o    Options
 	mux  *http.ServeMux
+	h    http.Handler // mux, behind CORS when Options.CORSOrigins allow any
 	m    *metrics
 }
 
@@ -83,12 +91,13 @@ func New(eng *memgate.Engine, keys auth.Store, o Options) *Server {
 	s.m.watchStore(eng.Store())
 	s.m.reg.MustRegister(newIndexLag(eng))
 	s.routes()
+	s.h = withCORS(s.mux, o.CORSOrigins)
 	return s
 }
 
 // ServeHTTP serves one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mux.ServeHTTP(w, r)
+	s.h.ServeHTTP(w, r)
 }
 
 // handler is a route's handler: it returns the status and body to write, or

@@ -82,6 +82,12 @@ func (e *env) serveCmd() *cobra.Command {
 			if !changed(cmd, "metrics-addr") && fs.MetricsAddr != "" {
 				metricsAddr = fs.MetricsAddr
 			}
+			if !changed(cmd, "cors-origin") && len(fs.CORSOrigins) > 0 {
+				o.CORSOrigins = fs.CORSOrigins
+			}
+			if err := server.CheckOrigins(o.CORSOrigins); err != nil {
+				return usageError{fmt.Errorf("--cors-origin: %w", err)}
+			}
 			if _, _, err := net.SplitHostPort(addr); err != nil {
 				return usageError{fmt.Errorf("--addr %q: %v", addr, err)}
 			}
@@ -158,6 +164,7 @@ func (e *env) serveCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&o.LowerAuthority, "lower-authority", false, "store a memory above the key's authority cap at the cap instead of refusing it")
 	cmd.Flags().DurationVar(&drain, "drain", 15*time.Second, "how long shutdown waits for requests in flight")
 	cmd.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve /metrics on this address only, not with the API (metrics are not authenticated)")
+	cmd.Flags().StringSliceVar(&o.CORSOrigins, "cors-origin", nil, "let browser pages of this origin call the API (https://app.example.com, https://*.example.com, or * for any; repeatable); they still need a key")
 	cmd.Flags().BoolVar(&logJSON, "log", false, "log one JSON line per request to stderr (never memory text)")
 	return cmd
 }

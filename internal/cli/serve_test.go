@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,6 +50,51 @@ func TestServeMetricsAddrRefused(t *testing.T) {
 	} {
 		if r := run(t, "", append([]string{"--store", "mem:"}, args...)...); r.code != 2 || !strings.Contains(r.stderr, "--metrics-addr") {
 			t.Errorf("%v: %+v, want a usage error naming --metrics-addr", args, r)
+		}
+	}
+}
+
+// TestServeCORSOrigins: the configuration file's serve.corsOrigins reach
+// the server, and a --cors-origin flag replaces them.
+func TestServeCORSOrigins(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "memgate.yaml")
+	if err := os.WriteFile(cfg, []byte("serve:\n  corsOrigins: [https://app.example.com]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	allowed := func(api, origin string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodOptions, api+"/v1/search", nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", http.MethodPost)
+		req.Header.Set("Access-Control-Request-Headers", "authorization,content-type")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.Header.Get("Access-Control-Allow-Origin")
+	}
+	env := []string{"MEMGATE_STORE=" + filepath.Join(dir, "m.db"), "MEMGATE_CONFIG=" + cfg}
+	_, api, _ := startServeLines(t, "with the file's origins", env)
+	if got := allowed(api, "https://app.example.com"); got != "https://app.example.com" {
+		t.Errorf("the file's origin: Allow-Origin %q", got)
+	}
+	_, api, _ = startServeLines(t, "with --cors-origin", append(env, serveArgsEnv+"=--cors-origin\nhttp://127.0.0.1:5173"))
+	if got := allowed(api, "https://app.example.com"); got != "" {
+		t.Errorf("the file's origin, replaced by the flag's: Allow-Origin %q", got)
+	}
+	if got := allowed(api, "http://127.0.0.1:5173"); got != "http://127.0.0.1:5173" {
+		t.Errorf("the flag's origin: Allow-Origin %q", got)
+	}
+}
+
+// An origin a browser never sends is a usage error naming the flag.
+func TestServeCORSOriginRefused(t *testing.T) {
+	for _, origin := range []string{"https://app.example.com/", "app.example.com", "*,https://a.example"} {
+		r := run(t, "", "--store", "mem:", "serve", "--cors-origin", origin)
+		if r.code != 2 || !strings.Contains(r.stderr, "--cors-origin") {
+			t.Errorf("--cors-origin %s: %+v, want a usage error naming --cors-origin", origin, r)
 		}
 	}
 }
