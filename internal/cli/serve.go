@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -133,6 +134,11 @@ func (e *env) serveCmd() *cobra.Command {
 				} else if !loopback(ln.Addr()) {
 					fmt.Fprintf(e.err, "memgate: /metrics is served with the API, unauthenticated, to anyone who can reach %s; "+
 						"serve it on a private address with --metrics-addr\n", ln.Addr())
+				}
+				if slices.Contains(o.CORSOrigins, "*") {
+					fmt.Fprintln(e.err, "memgate: --cors-origin *: any web page may call the API (still with a key) and read its "+
+						"unauthenticated routes (/healthz, /readyz, /v1/openapi.json, and /metrics unless --metrics-addr moves it); "+
+						"name the origins of your pages instead")
 				}
 				fmt.Fprintf(e.err, "memgate: serving %s on http://%s\n", safe(e.shown(cmd)), ln.Addr())
 				go func() { done <- hs.Serve(ln) }()

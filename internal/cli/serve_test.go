@@ -87,6 +87,13 @@ func TestServeCORSOrigins(t *testing.T) {
 	if got := allowed(api, "http://127.0.0.1:5173"); got != "http://127.0.0.1:5173" {
 		t.Errorf("the flag's origin: Allow-Origin %q", got)
 	}
+	_, api, lines := startServeLines(t, "with --cors-origin *", append(env, serveArgsEnv+"=--cors-origin\n*"))
+	if got := allowed(api, "https://anyone.example"); got != "*" {
+		t.Errorf(`"*": Allow-Origin %q`, got)
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "any web page may call the API") {
+		t.Errorf("serve did not warn about --cors-origin *:\n%s", strings.Join(lines, "\n"))
+	}
 }
 
 // An origin a browser never sends is a usage error naming the flag.

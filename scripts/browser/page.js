@@ -15,18 +15,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 const cfg = JSON.parse(decodeURIComponent(location.hash.slice(1)));
 const api = new URL(cfg.api).origin;
 
-// Every request must go to memgate or to this page's origin: a client
-// library that calls out (telemetry) fails the run.
-const foreign = [];
-const realFetch = globalThis.fetch.bind(globalThis);
-globalThis.fetch = (input, init) => {
-  const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-  if (url.origin !== api && url.origin !== location.origin) {
-    foreign.push(url.origin);
-    return Promise.reject(new TypeError(`request to ${url.origin} refused by the page`));
-  }
-  return realFetch(input, init);
-};
+// index.html refuses and records every request to anywhere but memgate
+// and this page's origin, before any module runs.
+const foreign = globalThis.__memgateForeign;
+const realFetch = globalThis.__memgateFetch;
 
 const checks = [];
 async function check(name, fn) {
@@ -144,6 +136,8 @@ if (cfg.expect === "allowed") {
     try {
       client = await mcpClient(cfg.alice);
     } catch (e) {
+      // The browser's refusal, not an answer from memgate (a 401, a 500).
+      assert(e instanceof TypeError, `${e.name}: ${e.message}`);
       return `${e.name}: ${e.message}`.slice(0, 200);
     }
     await client.close();

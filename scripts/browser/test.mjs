@@ -35,14 +35,22 @@ function need(name) {
   return v;
 }
 
+// Everything this test starts; each browser runs in a process group of its
+// own, so that its helpers go with it.
 const children = [];
 const scratch = mkdtempSync(join(tmpdir(), "memgate-it-browser-"));
-function stopAll() {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
-  rmSync(scratch, { recursive: true, force: true });
+function kill(c) {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  try {
+    if (c.group) process.kill(-c.pid, "SIGKILL");
+    else c.kill("SIGTERM");
+  } catch {}
 }
-process.on("exit", stopAll);
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => process.exit(130));
+process.on("exit", () => {
+  children.forEach(kill);
+  rmSync(scratch, { recursive: true, force: true });
+});
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => process.exit(130));
 
 // The page's bundle: browser code, with mem0ai's Node-only branches (it
 // reads ~/.mem0 when it runs in Node) left out.
@@ -116,24 +124,42 @@ const api = await new Promise((resolve, reject) => {
 console.log(`it-browser: memgate serve on ${api}, pages from ${allowed.url} (allowed) and ${other.url}`);
 
 // visit opens a page in a fresh headless chromium and returns its report.
+// The browser resolves no name but 127.0.0.1 (Debian's chromium would
+// otherwise reach Google's servers at start), and keeps its profile, cache
+// and crash reports in the scratch directory.
 async function visit(site, expect) {
   const cfg = encodeURIComponent(JSON.stringify({ api, alice: aliceKey, bob: bobKey, expect }));
-  const profile = mkdtempSync(join(scratch, "profile-"));
+  const home = mkdtempSync(join(scratch, "home-"));
   const args = ["--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    `--user-data-dir=${profile}`, `${site.url}/#${cfg}`];
+    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-breakpad",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    `--user-data-dir=${join(home, "profile")}`, `${site.url}/#${cfg}`];
   if (process.getuid?.() === 0) args.unshift("--no-sandbox"); // chromium refuses root otherwise
-  const browser = spawn(chromium, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const browser = spawn(chromium, args, {
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true, // a process group of its own
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache") },
+  });
+  browser.group = true;
   children.push(browser);
   let log = "";
   browser.stderr.on("data", (d) => (log += d));
-  const timeout = new Promise((_, reject) =>
-    setTimeout(() => reject(new Error(`no report from the ${expect} page in 60 s; chromium said:\n${log.slice(-3000)}`)), 60_000),
-  );
+  const exited = new Promise((resolve) => browser.on("exit", resolve));
+  let timer;
+  const failure = Promise.race([
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no report from the ${expect} page in 60 s; chromium said:\n${log.slice(-3000)}`)), 60_000);
+    }),
+    exited.then((code) => {
+      throw new Error(`chromium exited (${code}) before the ${expect} page reported; it said:\n${log.slice(-3000)}`);
+    }),
+  ]);
   try {
-    return await Promise.race([site.next(), timeout]);
+    return await Promise.race([site.next(), failure]);
   } finally {
-    browser.kill("SIGTERM");
+    clearTimeout(timer);
+    kill(browser);
+    await exited;
   }
 }
 
