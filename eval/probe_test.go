@@ -7,27 +7,34 @@ import (
 	"testing"
 )
 
-// TestCommittedProbeReport fails when docs/probe-report no longer matches
-// what the pipeline and the built-in gate do with the hand-written probe
-// (probe/probe.jsonl; latencies excepted), so the figures docs/gate.md
-// quotes from it cannot go stale silently. Regenerate with
-// scripts/probe-report.sh.
+// probes are the hand-written probes and where their reports live.
+var probes = []struct{ cases, report string }{
+	{"probe/probe.jsonl", "../docs/probe-report/report.json"},
+	{"probe/updates.jsonl", "../docs/probe-report/updates/report.json"},
+}
+
+// TestCommittedProbeReport fails when a probe's committed report no longer
+// matches what the pipeline and the built-in gate do with its cases
+// (latencies excepted), so the figures docs/gate.md quotes from them
+// cannot go stale silently. Regenerate with scripts/probe-report.sh.
 func TestCommittedProbeReport(t *testing.T) {
-	cases := readFile(t, "probe/probe.jsonl")
-	raw, err := os.ReadFile("../docs/probe-report/report.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var committed Report
-	if err := json.Unmarshal(raw, &committed); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Run(context.Background(), cases, Options{Mode: ModeAdmit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range StaleCounts(&committed, rep) {
-		t.Errorf("%s: run scripts/probe-report.sh", d)
+	for _, p := range probes {
+		cases := readFile(t, p.cases)
+		raw, err := os.ReadFile(p.report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var committed Report
+		if err := json.Unmarshal(raw, &committed); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(context.Background(), cases, Options{Mode: ModeAdmit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range StaleCounts(&committed, rep) {
+			t.Errorf("%s: %s: run scripts/probe-report.sh", p.cases, d)
+		}
 	}
 }
 
@@ -35,17 +42,19 @@ func TestCommittedProbeReport(t *testing.T) {
 // case has a must-exclude or a useful memory to measure, and its memories
 // all belong to the case's user.
 func TestProbeCasesAreWhole(t *testing.T) {
-	cases := readFile(t, "probe/probe.jsonl")
-	if len(cases) == 0 {
-		t.Fatal("no probe cases")
-	}
-	for _, c := range cases {
-		if len(c.Useful) == 0 && len(c.Expect) == 0 {
-			t.Errorf("case %s labels no memory", c.ID)
+	for _, p := range probes {
+		cases := readFile(t, p.cases)
+		if len(cases) == 0 {
+			t.Fatalf("%s: no probe cases", p.cases)
 		}
-		for _, m := range c.Memories {
-			if m.UserID != c.Context.UserID {
-				t.Errorf("case %s: memory %s belongs to %q, the task to %q", c.ID, m.ID, m.UserID, c.Context.UserID)
+		for _, c := range cases {
+			if len(c.Useful) == 0 && len(c.Expect) == 0 {
+				t.Errorf("%s: case %s labels no memory", p.cases, c.ID)
+			}
+			for _, m := range c.Memories {
+				if m.UserID != c.Context.UserID {
+					t.Errorf("%s: case %s: memory %s belongs to %q, the task to %q", p.cases, c.ID, m.ID, m.UserID, c.Context.UserID)
+				}
 			}
 		}
 	}
