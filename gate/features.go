@@ -509,7 +509,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		qPast, qNow := e.query.Cues[content.QueryPast], e.query.Cues[content.QueryCurrent]
 		for _, v := range []float32{e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i], hasTime, qPast, qNow,
 			e.newerJ[i] * (1 - qPast), e.olderJ[i] * qPast,
-			e.newerF[i], e.newerF[i] * (1 - qPast), e.newerX[i], e.newerX[i] * (1 - qPast), e.newerA[i]} { // e.newerA is newerAddition
+			e.newerF[i], e.newerF[i] * (1 - qPast), e.newerX[i], e.newerX[i] * (1 - qPast), e.newerA[i]} {
 			x[o] = v
 			o++
 		}

@@ -121,7 +121,7 @@ admission decides what may enter a model's context.`,
 	}
 	root.PersistentFlags().StringVar(&e.index, "index", os.Getenv(config.EnvIndex), "candidate index: exact (in memory, built from the store) or weaviate://HOST:PORT[?grpc=PORT&class=NAME] (default: $"+config.EnvIndex+", else exact)")
 	root.PersistentFlags().StringVar(&e.config, "config", os.Getenv(config.EnvConfig),
-		"configuration file (YAML or JSON: store, index, embedder, policy, gate, durableAudit, indexWait, serve: {addr, maxBodyBytes, maxBatch, lowerAuthority, drain}); flags and the environment win over it (default: $"+config.EnvConfig+")")
+		"configuration file (YAML or JSON: store, index, embedder, policy, gate, durableAudit, indexWait, serve: {addr, maxBodyBytes, maxBatch, lowerAuthority, drain, metricsAddr, corsOrigins}); flags and the environment win over it (default: $"+config.EnvConfig+")")
 	root.PersistentFlags().StringVar(&e.embedder, "embedder", "builtin",
 		"embedder: builtin (offline) or openai (any OpenAI-compatible server; configured by "+openai.EnvBaseURL+", "+openai.EnvModel+", "+openai.EnvAPIKey+")")
 	root.PersistentFlags().StringVar(&e.policy, "policy", "", "policy file (YAML or JSON) with operator rules; default: built-in rules only")
