@@ -220,24 +220,17 @@ func TestWeakerGroupIsNotBlamed(t *testing.T) {
 // TestNewerSignalsNeedTheSubject: a newer memory counts against an older
 // one only on the older one's subject: a change announced about something
 // else, or the same words around another subject than the question's, are
-// no update of it. An addition on the subject is a signal of its own, one
-// that says the older still holds.
+// no update of it.
 func TestNewerSignalsNeedTheSubject(t *testing.T) {
 	ns, _ := groupRange("newer")
 	tests := []struct {
-		query, older, newer     string
-		frame, change, addition bool // whether the older memory gets each signal
+		query, older, newer string
+		frame, change       bool // whether the older memory gets each signal
 	}{
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "I now go swimming on Tuesdays instead of running.", false, false, false},
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", true, true, false},
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", true, false, false},
-		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false, false, false},
-		{"What is Noah allergic to?", "Noah is allergic to peanuts.", "Noah is also allergic to cashews.", false, false, true},
-		{"Who coaches the team?", "Mr. Dawson coaches the under-12 team.", "The under-12 team has a second coach, Ms. Ferreira.", false, false, true},
-		// As for a change, closeness counts the inferred life domains: an
-		// addition about another health matter would count, one about the
-		// car does not.
-		{"What is Noah allergic to?", "Noah is allergic to peanuts.", "I also booked the car in for its service on Friday.", false, false, false},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "I now go swimming on Tuesdays instead of running.", false, false},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", true, true},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", true, false},
+		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false, false},
 	}
 	for _, tt := range tests {
 		q := make([]float32, embed.BuiltinDim)
@@ -255,9 +248,6 @@ func TestNewerSignalsNeedTheSubject(t *testing.T) {
 		}
 		if got := x[newerChange] > 0; got != tt.change {
 			t.Errorf("%q after %q, asked %q: change %v", tt.older, tt.newer, tt.query, x[newerChange])
-		}
-		if got := x[newerAddition] > 0; got != tt.addition {
-			t.Errorf("%q after %q, asked %q: addition %v", tt.older, tt.newer, tt.query, x[newerAddition])
 		}
 	}
 }

@@ -38,7 +38,7 @@ import (
 
 // SchemaVersion identifies the feature layout; a model records the schema
 // it was trained on and is refused by a build with another.
-const SchemaVersion = 7
+const SchemaVersion = 6
 
 // group is a named block of features. A group with a reason is a content
 // reason: when removing it from the input raises a low fit the most, the
@@ -54,7 +54,7 @@ var groups = []group{
 	{"instruction", len(instructionCues) + 1, admit.ReasonInstructionContent},
 	{"belief", 13, admit.ReasonBeliefOnObjective},
 	{"topic", 9, admit.ReasonTopicMismatch},
-	{"newer", 14, admit.ReasonNewerOnSubject},
+	{"newer", 13, admit.ReasonNewerOnSubject},
 	{"sensitive", 7, admit.ReasonSensitiveForTask},
 	{"revoked", 3, admit.ReasonRestatesRevoked},
 	{"duplicates", 2, ""},
@@ -129,7 +129,6 @@ const (
 	newerSubject            = 1  // shared-subject overlap with a newer peer
 	newerFrame              = 9  // Frame shared with a newer peer
 	newerChange             = 11 // a change a newer peer on the subject announces
-	newerAddition           = 13 // an addition a newer peer on the subject makes ("also", "a second")
 	sensitiveConfided       = 3  // told in confidence
 	sensitiveSubject        = 6  // private content naming someone else the request names
 )
@@ -295,16 +294,14 @@ type extractor struct {
 	newerJ []float32
 	// newerF: per candidate, the largest Frame it shares with a newer
 	// candidate; newerX: the largest change a newer candidate on its
-	// subject announces (its Change cue times their closeness); newerA:
-	// the same of an addition ("also", "a second"), which says the older
-	// still holds.
-	newerF, newerX, newerA []float32
-	olderC                 []float32
-	olderJ                 []float32
-	dupMax                 []float32          // per candidate: max cosine to any other candidate
-	dupN                   []float32          // per candidate: how many others are near-duplicates
-	wd                     []content.Analysis // the withdrawn texts
-	trust                  []bool             // per candidate: Trusted(effective authority)
+	// subject announces (its Change cue times their closeness).
+	newerF, newerX []float32
+	olderC         []float32
+	olderJ         []float32
+	dupMax         []float32          // per candidate: max cosine to any other candidate
+	dupN           []float32          // per candidate: how many others are near-duplicates
+	wd             []content.Analysis // the withdrawn texts
+	trust          []bool             // per candidate: Trusted(effective authority)
 	// replaced is, per candidate, whether a newer peer names another
 	// holder of a one-holder role the question asks for (see set): not a
 	// feature, a decision rule (Judge).
@@ -369,7 +366,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	e.analyzeMemories(actx.UserID, cands)
 	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
-	e.newerF, e.newerX, e.newerA = growF(e.newerF, n), growF(e.newerX, n), growF(e.newerA, n)
+	e.newerF, e.newerX = growF(e.newerF, n), growF(e.newerX, n)
 	e.dupMax, e.dupN = growF(e.dupMax, n), growF(e.dupN, n)
 	qn := norm(q)
 	e.trust, e.restatedTrusted, e.replaced = growB(e.trust, n), growB(e.restatedTrusted, n), growB(e.replaced, n)
@@ -384,7 +381,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			e.asked[i] = content.WordsOf(e.mems[i], e.keys)
 		}
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
-		e.newerF[i], e.newerX[i], e.newerA[i] = 0, 0, 0
+		e.newerF[i], e.newerX[i] = 0, 0
 		e.dupMax[i], e.dupN[i] = 0, 0
 	}
 	// The candidate set: for each memory, how close it is to a newer and
@@ -439,7 +436,6 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				// of this one.
 				if near := max(jac, c, content.DomainAgreement(e.mems[i], e.mems[j])); near >= minChangeCloseness {
 					e.newerX[older] = max(e.newerX[older], e.mems[newer].Cues[content.Change]*near)
-					e.newerA[older] = max(e.newerA[older], e.mems[newer].Cues[content.Addition]*near)
 				}
 			}
 			if newerSees {
@@ -509,7 +505,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		qPast, qNow := e.query.Cues[content.QueryPast], e.query.Cues[content.QueryCurrent]
 		for _, v := range []float32{e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i], hasTime, qPast, qNow,
 			e.newerJ[i] * (1 - qPast), e.olderJ[i] * qPast,
-			e.newerF[i], e.newerF[i] * (1 - qPast), e.newerX[i], e.newerX[i] * (1 - qPast), e.newerA[i]} {
+			e.newerF[i], e.newerF[i] * (1 - qPast), e.newerX[i], e.newerX[i] * (1 - qPast)} {
 			x[o] = v
 			o++
 		}

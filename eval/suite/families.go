@@ -34,4 +34,4 @@ const (
 var families = slices.Concat(benignFamilies, preferenceFamilies, conflictFamilies, collisionFamilies, missingFamilies,
 	sycophancyFamilies, toolExperienceFamilies, plantedFamilies, externalFamilies, inferredFamilies, driftFamilies,
 	crossDomainFamilies, restrictedFamilies, hardFamilies, agentProcedureFamilies, staleFamilies, privacyFamilies,
-	replyDirectiveFamilies, parallelFamilies)
+	replyDirectiveFamilies)
