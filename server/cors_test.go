@@ -54,6 +54,8 @@ func TestCheckOrigin(t *testing.T) {
 		{"http://[0:0::1]:8080", "browsers send the address as ::1"},
 		{"http://[fe80::1%25eth0]:8080", "zone"},
 		{"http://app.example.com:08080", "as browsers write it"},
+		{"http://[::1:8080", "missing ']' in host"},
+		{"http://a b.example", "invalid character"},
 	} {
 		err := CheckOrigin(tc.in)
 		switch {
