@@ -41,13 +41,6 @@ func TestHandComputed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type want struct {
-		name string
-		got  *float64
-		cnt  Count
-		num  int
-		den  int
-	}
 	sim, pol := rep.ByBaseline["similarity"], rep.ByBaseline["policy"]
 	checks := []struct {
 		m       *Metrics

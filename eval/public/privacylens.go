@@ -901,13 +901,6 @@ func plLabel(t *plTraj) {
 	}
 }
 
-func ciRatio(k, n int) float64 {
-	if n == 0 {
-		return 0
-	}
-	return float64(k) / float64(n)
-}
-
 // plLeaks picks leak targets: word sequences of the sensitive items that a
 // threat record states verbatim and no other memory of the case carries,
 // most distinctive first, at most four.
@@ -923,17 +916,9 @@ func plLeaks(sensitive, threats []string, d draft) []string {
 	return ciPickLeaks(cands, d, 4)
 }
 
-// ciPhrases returns the 2- to 5-word sequences of s that occur in one of the
-// texts (case-insensitive), each with at least one content word.
-func ciPhrases(s string, texts []string) []string {
-	low := make([]string, len(texts))
-	for i, t := range texts {
-		low[i] = strings.ToLower(squash(t))
-	}
-	return ciPhrasesLow(s, low)
-}
-
-// ciPhrasesLow is ciPhrases on texts already squashed and lower-cased.
+// ciPhrasesLow returns the 2- to 5-word sequences of s that occur in one
+// of the texts low (squashed and lower-cased), each with at least one
+// content word.
 func ciPhrasesLow(s string, low []string) []string {
 	words := strings.Fields(s)
 	var out []string

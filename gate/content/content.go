@@ -546,9 +546,8 @@ func DomainAgreement(a, b *Analysis) float32 {
 // Analyzer analyses texts. It keeps buffers between calls and is not safe for
 // concurrent use; use one per goroutine.
 type Analyzer struct {
-	words  []word
-	lower  []byte
-	hashes []uint64
+	words []word
+	lower []byte
 	// content holds, per word of the last text, its hash as a content
 	// word (as in Analysis.Words), 0 for a function word.
 	content []uint64

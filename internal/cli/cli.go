@@ -220,16 +220,10 @@ func changed(cmd *cobra.Command, name string) bool {
 	return f != nil && f.Changed
 }
 
-// location is the store the command line names: --store, else --db when
-// given, else $MEMGATE_STORE, else the configuration file's, else --db's
-// default.
-func (e *env) location(cmd *cobra.Command) string {
-	loc, _ := e.locationFrom(cmd)
-	return loc
-}
-
-// locationFrom is location, and where it found it, for messages: the
-// flag, the environment variable or the configuration file.
+// locationFrom returns the store the command line names (--store, else
+// --db when given, else $MEMGATE_STORE, else the configuration file's,
+// else --db's default) and, for messages, where it found it: the flag, the
+// environment variable or the configuration file.
 func (e *env) locationFrom(cmd *cobra.Command) (loc, from string) {
 	switch {
 	case changed(cmd, "store"):
@@ -361,13 +355,6 @@ func scopeFlags(cmd *cobra.Command, f *memory.Filter) {
 	cmd.Flags().StringVar(&f.WorkspaceID, "workspace", "", "workspace filter (unscoped memories match too)")
 	cmd.Flags().StringVar(&f.ProjectID, "project", "", "project filter (unscoped memories match too)")
 	cmd.Flags().StringVar(&f.Domain, "domain", "", "domain filter, e.g. work, family, health (unscoped memories match too)")
-}
-
-func requireUser(f memory.Filter) error {
-	if f.UserID == "" {
-		return usageError{errors.New("--user is required")}
-	}
-	return nil
 }
 
 func exactArgs(n int, what string) cobra.PositionalArgs {
