@@ -11,6 +11,7 @@ import (
 var probes = []struct{ cases, report string }{
 	{"probe/probe.jsonl", "../docs/probe-report/report.json"},
 	{"probe/updates.jsonl", "../docs/probe-report/updates/report.json"},
+	{"probe/feedback.jsonl", "../docs/probe-report/feedback/report.json"},
 }
 
 // TestCommittedProbeReport fails when a probe's committed report no longer

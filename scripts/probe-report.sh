@@ -3,6 +3,7 @@
 # with all three baselines and the built-in gate:
 #   eval/probe/probe.jsonl    -> docs/probe-report
 #   eval/probe/updates.jsonl  -> docs/probe-report/updates
+#   eval/probe/feedback.jsonl -> docs/probe-report/feedback
 # eval's TestCommittedProbeReport checks that the committed counts are current.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,3 +14,4 @@ report() { # cases dir
 }
 report eval/probe/probe.jsonl docs/probe-report
 report eval/probe/updates.jsonl docs/probe-report/updates
+report eval/probe/feedback.jsonl docs/probe-report/feedback
