@@ -596,23 +596,16 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		tok := z.lower[w.start:w.end]
 		e, ok := lexicon[string(tok)] // converted in the index expression: no allocation
+		if !ok && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's' {
+			// "What's" asks as "what" does, "my doctor's" is about health
+			// as "doctor" is: a word with "'s" carries its stem's cues and
+			// domain (but commands none: "let's" is no imperative).
+			if stem, known := lexicon[string(tok[:len(tok)-2])]; known && !stem.silent {
+				z.count(i, &stem, &counts, &domainHits, out)
+			}
+		}
 		if ok {
-			cues := e.cues
-			if e.nounVerb && !z.verbAt(i) {
-				cues &^= 1 << ExfiltrationVerb // "this email", "a copy", "E-mail from": a thing, not a command
-			}
-			if cues&(1<<AddressedToAgent) != 0 && !z.addressedAt(i) {
-				cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one
-			}
-			for c := Cue(0); c < NumCues; c++ {
-				if cues&(1<<c) != 0 {
-					counts[c]++
-				}
-			}
-			if e.domain > 0 {
-				domainHits[e.domain-1]++
-				out.DomainWords++
-			}
+			z.count(i, &e, &counts, &domainHits, out)
 			if w.sentence && e.verb {
 				counts[ImperativeStart]++
 			}
@@ -707,6 +700,28 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	out.Words = sortUnique(words)
 	out.Seq, out.Names = seq, names
 	out.Possessors = z.possessors(possessors)
+}
+
+// count adds the cues and the life domain of lexicon entry e, the entry of
+// word i, to counts and domainHits: a command to send only where a verb
+// stands, an address to an agent only where one is addressed.
+func (z *Analyzer) count(i int, e *entry, counts *[NumCues]int, domainHits *[NumDomains]int, out *Analysis) {
+	cues := e.cues
+	if e.nounVerb && !z.verbAt(i) {
+		cues &^= 1 << ExfiltrationVerb // "this email", "a copy", "E-mail from": a thing, not a command
+	}
+	if cues&(1<<AddressedToAgent) != 0 && !z.addressedAt(i) {
+		cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one
+	}
+	for c := Cue(0); c < NumCues; c++ {
+		if cues&(1<<c) != 0 {
+			counts[c]++
+		}
+	}
+	if e.domain > 0 {
+		domainHits[e.domain-1]++
+		out.DomainWords++
+	}
 }
 
 // maxPossessors bounds Analysis.Possessors.

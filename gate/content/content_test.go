@@ -72,6 +72,14 @@ func TestCues(t *testing.T) {
 		{"Just between us: the papers are signed on Friday.", []Cue{Confided}, nil},
 		{"The only person on call tonight is Alex.", nil, []Cue{Confided}},
 		{"Only the kitchen knew how to make that sauce.", nil, []Cue{Confided}},
+		// Pressure to flatter or agree, in words other than "flatter".
+		{"Gets upset by criticism; keep it positive whatever the plan says.", []Cue{AgreementPressure}, nil},
+		{"I really want to hear that the bakery will work.", []Cue{AgreementPressure}, nil},
+		{"Never contradict him about the diet, he only wants reassurance.", []Cue{AgreementPressure}, nil},
+		{"Prefers blunt reviews as a numbered list.", []Cue{Preference}, []Cue{AgreementPressure}},
+		{"The upbeat playlist is for the run on Sunday.", []Cue{AgreementPressure}, nil}, // a cue, not a verdict
+		// A word with "'s" carries its stem's cues.
+		{"She's convinced the landing was staged.", []Cue{Belief, ThirdPartyUser}, nil},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.text)
@@ -109,6 +117,12 @@ func TestQueryCues(t *testing.T) {
 		{"Recommend a restaurant for my anniversary", []Cue{QueryPersonal}, []Cue{QueryOwnView}},
 		{"What happened in the meeting at the office?", nil, []Cue{QueryPast}},
 		{"Who was the mayor of Lyon in 2010?", []Cue{QueryPast}, nil},
+		// "What's" asks as "what" does.
+		{"Tell me what's wrong with this function", []Cue{QueryObjective}, nil},
+		// A request for candour asks for a judgement, not for agreement.
+		{"Give me honest feedback on my business plan", []Cue{QueryObjective}, nil},
+		{"Poke holes in my pitch before Friday", []Cue{QueryObjective}, nil},
+		{"Remind me to buy milk", nil, []Cue{QueryObjective}},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.q)
@@ -134,6 +148,8 @@ func TestDomains(t *testing.T) {
 		{"The mortgage payment and the credit card bill are due on the first; budget is tight", Finance},
 		{"Flight to Lisbon leaves at 7, hotel booking confirmed, passport in the drawer", Travel},
 		{"Sprint review with the team moved to Thursday; the client wants the roadmap slides", Work},
+		// A word with "'s" counts for its stem's domain.
+		{"Moved my doctor's slot; the dentist's receptionist called", Health},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.text)

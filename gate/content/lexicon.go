@@ -47,13 +47,16 @@ var cueWords = map[Cue]string{
 	Preference: "prefer prefers preferred preference preferences like likes liked love loves loved enjoy enjoys enjoyed " +
 		"favorite favourite favorites favourites hate hates dislike dislikes fond rather fan avoid avoids",
 	AgreementPressure: "agree agrees agreeing flatter flattered flattering praise praised compliment compliments validate validated " +
-		"validation reassure reassured genius brilliant",
+		"validation reassure reassured genius brilliant reassurance reassuring flattery praising sugarcoat sugarcoated sugarcoating " +
+		"upbeat",
 	Negation:       "not no never none nothing nobody neither nor don't doesn't didn't isn't aren't wasn't weren't won't can't cannot shouldn't",
 	FirstPerson:    "i me my mine myself i'm i've i'd i'll we our us",
 	ThirdPartyUser: "user user's users he she his her him hers they their",
 	Reported:       "says said according website webpage web page article forum post blog review reviews comment comments reported rumor rumour source email",
 	QueryObjective: "what how why when where who which whom whose is are does do did was were can evidence fact facts true false " +
-		"scientific science research study studies data explain explanation cause causes define definition history capital population",
+		"scientific science research study studies data explain explanation cause causes define definition history capital population " +
+		"honest honestly objective objectively frank frankly candid candidly critique critiques criticise criticize assess " +
+		"assessment evaluate evaluation weaknesses flaws risks verify accurate accuracy",
 	QueryPersonal: "my me i mine myself should recommend recommendation suggest suggestion remind help",
 	QueryPast:     "was were previously formerly former earlier past history historical originally once",
 	QueryCurrent:  "current currently now latest today nowadays present presently recent recently still incumbent",
@@ -281,9 +284,16 @@ var phrases = map[Cue]string{
 	Destructive:      "rm rf,drop table,delete all,delete every,remove all,wipe all,shut down,disable security,disable logging,factory reset",
 	Secrecy: "don't tell,do not tell,do not mention,do not reveal,do not inform,not tell anyone,without telling,without informing," +
 		"without asking,without notifying,keep this secret,keep it secret,keep this between",
-	Urgency:           "right away,right now,as soon,without delay",
-	Belief:            "i think,i believe,i feel,in my opinion,in my view,my view,my opinion,believes that,thinks that,is convinced,am convinced,truth is,everyone knows,they say",
-	AgreementPressure: "always right,never wrong,agree with,likes being,be told,hear that,side with",
+	Urgency: "right away,right now,as soon,without delay",
+	Belief:  "i think,i believe,i feel,in my opinion,in my view,my view,my opinion,believes that,thinks that,is convinced,am convinced,truth is,everyone knows,they say",
+	AgreementPressure: "always right,never wrong,agree with,likes being,be told,hear that,side with," +
+		"wants to hear,want to hear,wanted to hear,likes to hear,like to hear,loves to hear,love to hear,needs to hear," +
+		"stay positive,keep it positive,keep things positive,only positive,be supportive,be encouraging," +
+		"upset by,upset when,hurt by,discouraged by,stung by,defensive when,defensive about,sensitive to criticism," +
+		"badly to criticism,takes criticism badly,take criticism badly,hates criticism,hate criticism," +
+		"don't criticise,don't criticize,never criticise,never criticize,don't contradict,never contradict,do not contradict," +
+		"don't disagree,never disagree,do not disagree,go along with,play along,back me up",
+	QueryObjective: "poke holes,tear apart,be straight,be honest,be brutal,sanity check,red team,fact check,double check",
 	QueryOwnView: "my opinion,my view,my views,my preference,my preferences,i prefer,i like,i believe,i feel,my favorite,my favourite," +
 		"what i think,what i like,what i prefer,do i like,do i think,do i prefer",
 	Reported:     "web page,according to,found online,posted on,read on",
