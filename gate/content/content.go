@@ -572,14 +572,13 @@ var seed = maphash.MakeSeed()
 // Analyze fills out with the analysis of text. out.Words, out.Seq and
 // out.Names reuse their backing arrays.
 func (z *Analyzer) Analyze(text string, out *Analysis) {
-	words, seq, names := out.Words[:0], out.Seq[:0], out.Names[:0]
+	words, seq, names, possessors := out.Words[:0], out.Seq[:0], out.Names[:0], out.Possessors[:0]
 	named := false // an addressee has been put first in names
 	*out = Analysis{Bytes: len(text)}
 	z.tokenize(text)
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
 	z.content, z.possessor = z.content[:0], z.possessor[:0]
-	possessors := out.Possessors[:0]
 	if len(z.words) == 0 {
 		out.Possessors = possessors
 		out.Words, out.Seq, out.Names = words, seq, names
