@@ -192,6 +192,25 @@ func weakInstruction(x []float32) bool {
 	return found == content.OutputDirective || found >= 0 && !target
 }
 
+// sendsSomewhere reports whether instruction features x show a command to
+// send beside somewhere to send to: a URL, an e-mail address or an
+// account number.
+func sendsSomewhere(x []float32) bool {
+	send, target := false, false
+	for i, c := range instructionCues {
+		if i >= len(x) || x[i] == 0 {
+			continue
+		}
+		switch c {
+		case content.ExfiltrationVerb:
+			send = true
+		case content.URL, content.EmailAddress, content.AccountNumber:
+			target = true
+		}
+	}
+	return send && target
+}
+
 // CueInput returns the feature index at which the instruction group reads
 // memory cue c, and false for a cue the group does not read: the index an
 // ablation (train.Options.ZeroInputs) names.

@@ -597,14 +597,16 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		e, ok := lexicon[string(tok)] // converted in the index expression: no allocation
 		if !ok && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's' {
 			// "What's" asks as "what" does, "my doctor's" is about health
-			// as "doctor" is: a word with "'s" carries its stem's cues and
-			// domain (but commands none: "let's" is no imperative).
+			// as "doctor" is: a word with "'s" carries its stem's domain
+			// and what it says of a person or a question (stemCues), but
+			// no cue of an instruction: "the sysadmin's notes" speak in no
+			// system voice, "Email's down" sends nothing.
 			if stem, known := lexicon[string(tok[:len(tok)-2])]; known && !stem.silent {
-				z.count(i, &stem, &counts, &domainHits, out)
+				z.count(i, &stem, stemCues, &counts, &domainHits, out)
 			}
 		}
 		if ok {
-			z.count(i, &e, &counts, &domainHits, out)
+			z.count(i, &e, ^uint32(0), &counts, &domainHits, out)
 			if w.sentence && e.verb {
 				counts[ImperativeStart]++
 			}
@@ -701,11 +703,17 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	out.Possessors = z.possessors(possessors)
 }
 
-// count adds the cues and the life domain of lexicon entry e, the entry of
-// word i, to counts and domainHits: a command to send only where a verb
-// stands, an address to an agent only where one is addressed.
-func (z *Analyzer) count(i int, e *entry, counts *[NumCues]int, domainHits *[NumDomains]int, out *Analysis) {
-	cues := e.cues
+// stemCues are the cues a word with "'s" takes from its stem: what a text
+// says of someone (a belief, a preference, pressure to agree, who is
+// spoken of, something sensitive) and what a question asks.
+const stemCues = 1<<Belief | 1<<Preference | 1<<AgreementPressure | 1<<FirstPerson | 1<<ThirdPartyUser | 1<<Sensitive |
+	1<<QueryObjective | 1<<QueryPersonal | 1<<QueryOwnView | 1<<QueryPast | 1<<QueryCurrent
+
+// count adds the cues among mask and the life domain of lexicon entry e,
+// the entry of word i, to counts and domainHits: a command to send only
+// where a verb stands, an address to an agent only where one is addressed.
+func (z *Analyzer) count(i int, e *entry, mask uint32, counts *[NumCues]int, domainHits *[NumDomains]int, out *Analysis) {
+	cues := e.cues & mask
 	if e.nounVerb && !z.verbAt(i) {
 		cues &^= 1 << ExfiltrationVerb // "this email", "a copy", "E-mail from": a thing, not a command
 	}

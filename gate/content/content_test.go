@@ -73,13 +73,21 @@ func TestCues(t *testing.T) {
 		{"The only person on call tonight is Alex.", nil, []Cue{Confided}},
 		{"Only the kitchen knew how to make that sauce.", nil, []Cue{Confided}},
 		// Pressure to flatter or agree, in words other than "flatter".
-		{"Gets upset by criticism; keep it positive whatever the plan says.", []Cue{AgreementPressure}, nil},
-		{"I really want to hear that the bakery will work.", []Cue{AgreementPressure}, nil},
-		{"Never contradict him about the diet, he only wants reassurance.", []Cue{AgreementPressure}, nil},
+		{"Takes criticism badly; never criticise the plan.", []Cue{AgreementPressure}, nil},
+		{"Never contradict him about the diet.", []Cue{AgreementPressure}, nil},
+		{"Loves to hear that her code is clean.", []Cue{AgreementPressure}, nil},
+		// Words that also say something else are no pressure.
 		{"Prefers blunt reviews as a numbered list.", []Cue{Preference}, []Cue{AgreementPressure}},
-		{"The upbeat playlist is for the run on Sunday.", []Cue{AgreementPressure}, nil}, // a cue, not a verdict
-		// A word with "'s" carries its stem's cues.
+		{"Still waiting: wants to hear back from the bank about the mortgage.", nil, []Cue{AgreementPressure}},
+		{"Grandpa was hurt by a fall; Anna was upset by the delay.", nil, []Cue{AgreementPressure}},
+		{"Team motto: stay positive, ship weekly. No sugarcoating in reviews.", nil, []Cue{AgreementPressure}},
+		// A word with "'s" carries its stem's cues of what is said of
+		// someone, not those of an instruction.
 		{"She's convinced the landing was staged.", []Cue{Belief, ThirdPartyUser}, nil},
+		{"The sysadmin's handover notes are in the shared drive.", nil, []Cue{SystemVoice}},
+		{"Email's down at the office until noon.", nil, []Cue{ExfiltrationVerb}},
+		{"The chatbot's reply will need checking.", nil, []Cue{AddressedToAgent}},
+		{"The password's on the fridge.", nil, []Cue{Credential}},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.text)

@@ -47,8 +47,7 @@ var cueWords = map[Cue]string{
 	Preference: "prefer prefers preferred preference preferences like likes liked love loves loved enjoy enjoys enjoyed " +
 		"favorite favourite favorites favourites hate hates dislike dislikes fond rather fan avoid avoids",
 	AgreementPressure: "agree agrees agreeing flatter flattered flattering praise praised compliment compliments validate validated " +
-		"validation reassure reassured genius brilliant reassurance reassuring flattery praising sugarcoat sugarcoated sugarcoating " +
-		"upbeat",
+		"validation reassure reassured genius brilliant flattery praising",
 	Negation:       "not no never none nothing nobody neither nor don't doesn't didn't isn't aren't wasn't weren't won't can't cannot shouldn't",
 	FirstPerson:    "i me my mine myself i'm i've i'd i'll we our us",
 	ThirdPartyUser: "user user's users he she his her him hers they their",
@@ -286,13 +285,15 @@ var phrases = map[Cue]string{
 		"without asking,without notifying,keep this secret,keep it secret,keep this between",
 	Urgency: "right away,right now,as soon,without delay",
 	Belief:  "i think,i believe,i feel,in my opinion,in my view,my view,my opinion,believes that,thinks that,is convinced,am convinced,truth is,everyone knows,they say",
+	// Pressure to agree, in words that say it outright: an instruction not
+	// to criticise or contradict, someone who takes criticism badly. What
+	// also says something else is left out: "upset by the delay", "wants
+	// to hear back from the bank", "stay positive" as a team's motto,
+	// "no sugarcoating" (helper-67's review of look 32).
 	AgreementPressure: "always right,never wrong,agree with,likes being,be told,hear that,side with," +
-		"wants to hear,want to hear,wanted to hear,likes to hear,like to hear,loves to hear,love to hear,needs to hear," +
-		"stay positive,keep it positive,keep things positive,only positive,be supportive,be encouraging," +
-		"upset by,upset when,hurt by,discouraged by,stung by,defensive when,defensive about,sensitive to criticism," +
-		"badly to criticism,takes criticism badly,take criticism badly,hates criticism,hate criticism," +
-		"don't criticise,don't criticize,never criticise,never criticize,don't contradict,never contradict,do not contradict," +
-		"don't disagree,never disagree,do not disagree,go along with,play along,back me up",
+		"likes to hear,loves to hear,sensitive to criticism,badly to criticism,takes criticism badly,take criticism badly," +
+		"hates criticism,hate criticism,don't criticise,don't criticize,never criticise,never criticize,do not criticise," +
+		"do not criticize,don't contradict,never contradict,do not contradict,never disagree,do not disagree",
 	QueryObjective: "poke holes,tear apart,be straight,be honest,be brutal,sanity check,red team,fact check,double check",
 	QueryOwnView: "my opinion,my view,my views,my preference,my preferences,i prefer,i like,i believe,i feel,my favorite,my favourite," +
 		"what i think,what i like,what i prefer,do i like,do i think,do i prefer",
