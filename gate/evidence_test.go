@@ -218,9 +218,11 @@ func TestWeakerGroupIsNotBlamed(t *testing.T) {
 }
 
 // TestBeliefDoesNotHideAnInstruction: when a belief on an objective
-// question lowers a fit most but an instruction with its evidence lowers
-// it too, the instruction is named (and quarantines a low-authority
-// memory); a belief alone is still a marked summary.
+// question lowers a fit most but an instruction to the agent (it
+// addresses the agent, or tells it to send something somewhere) lowers it
+// too, the instruction is named (and quarantines a low-authority memory);
+// a belief alone, or beside a command with nowhere to send to, is still a
+// marked summary.
 func TestBeliefDoesNotHideAnInstruction(t *testing.T) {
 	w := make([]float32, Dim)
 	bs, _ := groupRange("belief")
