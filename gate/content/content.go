@@ -595,15 +595,22 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		tok := z.lower[w.start:w.end]
 		e, ok := lexicon[string(tok)] // converted in the index expression: no allocation
-		if !ok && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's' {
+		known := ok && !e.silent
+		// A word with "'s" the lexicon does not know: its stem's entry.
+		possessive := !known && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's'
+		var stem entry
+		stemKnown := false
+		if possessive {
+			stem, stemKnown = lexicon[string(tok[:len(tok)-2])]
+			stemKnown = stemKnown && !stem.silent
+		}
+		if !ok && stemKnown {
 			// "What's" asks as "what" does, "my doctor's" is about health
 			// as "doctor" is: a word with "'s" carries its stem's domain
 			// and what it says of a person or a question (stemCues), but
 			// no cue of an instruction: "the sysadmin's notes" speak in no
 			// system voice, "Email's down" sends nothing.
-			if stem, known := lexicon[string(tok[:len(tok)-2])]; known && !stem.silent {
-				z.count(i, &stem, stemCues, &counts, &domainHits, out)
-			}
+			z.count(i, &stem, stemCues, &counts, &domainHits, out)
 		}
 		if ok {
 			z.count(i, &e, ^uint32(0), &counts, &domainHits, out)
@@ -628,12 +635,10 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			h = maphash.Bytes(seed, tok)
 		}
 		seq = append(seq, h)
-		known, isContent := ok && !e.silent, !ok || !e.stop
+		isContent := !ok || !e.stop
 		possessor := false // "Mia's brother": Mia holds no role here, her brother may
-		if !known && len(tok) > 2 && tok[len(tok)-2] == '\'' && tok[len(tok)-1] == 's' {
+		if possessive {
 			// "Kate's" is a word about Kate; "it's" and "that's" are function words.
-			stem, stemKnown := lexicon[string(tok[:len(tok)-2])]
-			stemKnown = stemKnown && !stem.silent
 			known, isContent = stemKnown, !stemKnown || !stem.stop
 			h = maphash.Bytes(seed, tok[:len(tok)-2])
 			possessor = !z.roleNear(i + 1)
