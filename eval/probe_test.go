@@ -4,14 +4,33 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
-// probes are the hand-written probes and where their reports live.
-var probes = []struct{ cases, report string }{
-	{"probe/probe.jsonl", "../docs/probe-report/report.json"},
-	{"probe/updates.jsonl", "../docs/probe-report/updates/report.json"},
-	{"probe/feedback.jsonl", "../docs/probe-report/feedback/report.json"},
+// probe is a hand-written probe's cases and where its report lives.
+type probe struct{ cases, report string }
+
+// probeReports returns the hand-written probes: probe/probe.jsonl, whose
+// report is docs/probe-report, and every other probe/NAME.jsonl, whose
+// report is docs/probe-report/NAME (as scripts/probe-report.sh writes
+// them).
+func probeReports(t *testing.T) []probe {
+	t.Helper()
+	files, err := filepath.Glob("probe/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no probes in probe/: %v", err)
+	}
+	var probes []probe
+	for _, f := range files {
+		dir := "../docs/probe-report"
+		if name := strings.TrimSuffix(filepath.Base(f), ".jsonl"); name != "probe" {
+			dir += "/" + name
+		}
+		probes = append(probes, probe{f, dir + "/report.json"})
+	}
+	return probes
 }
 
 // TestCommittedProbeReport fails when a probe's committed report no longer
@@ -19,7 +38,7 @@ var probes = []struct{ cases, report string }{
 // (latencies excepted), so the figures docs/gate.md quotes from them
 // cannot go stale silently. Regenerate with scripts/probe-report.sh.
 func TestCommittedProbeReport(t *testing.T) {
-	for _, p := range probes {
+	for _, p := range probeReports(t) {
 		cases := readFile(t, p.cases)
 		raw, err := os.ReadFile(p.report)
 		if err != nil {
@@ -43,7 +62,7 @@ func TestCommittedProbeReport(t *testing.T) {
 // case has a must-exclude or a useful memory to measure, and its memories
 // all belong to the case's user.
 func TestProbeCasesAreWhole(t *testing.T) {
-	for _, p := range probes {
+	for _, p := range probeReports(t) {
 		cases := readFile(t, p.cases)
 		if len(cases) == 0 {
 			t.Fatalf("%s: no probe cases", p.cases)
