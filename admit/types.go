@@ -234,7 +234,8 @@ const (
 // Reason codes of the gate and of operator rules. The gate lowers a decision
 // only with a content reason (instruction_in_content,
 // belief_on_objective_query, newer_memory_on_subject, topic_mismatch,
-// restates_revoked_memory, sensitive_content_for_task);
+// restates_revoked_memory, sensitive_content_for_task,
+// conflicting_answers);
 // gate_low_fit accompanies each. gate_uncertain marks a low-fit memory the
 // gate found no content reason against, or could not judge
 // (gate_out_of_range), in a task with side effects: it passes only as a
@@ -247,6 +248,7 @@ const (
 	ReasonTopicMismatch      Reason = "topic_mismatch"
 	ReasonRestatesRevoked    Reason = "restates_revoked_memory"
 	ReasonSensitiveForTask   Reason = "sensitive_content_for_task"
+	ReasonConflictingAnswers Reason = "conflicting_answers"
 	ReasonGateUncertain      Reason = "gate_uncertain"
 	ReasonGateOutOfRange     Reason = "gate_out_of_range"
 	// ReasonGateDomainMismatch and ReasonInstructionLike were emitted by

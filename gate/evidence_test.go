@@ -498,3 +498,69 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 		})
 	}
 }
+
+// TestConflictingAnswers: two memories that no time orders, each answering
+// a question that asks for a fact with a name the other does not give, are
+// passed only as marked summaries that justify no tool call; a memory that
+// adds a detail to another's answer, memories that do not answer the
+// question, and a question about the user's own plans dispute nothing, and
+// a low-authority memory does not dispute a trusted one (Peer). Of two
+// memories written at different times, the later one statement with
+// another value is an update, not a dispute, and so is any change between
+// two trusted ones; two low-authority claims worded apart still dispute. (The names are in no training family.)
+func TestConflictingAnswers(t *testing.T) {
+	g := shipped(t)
+	const (
+		fact     = "Which town is the Fernwood botanical archive kept in?"
+		personal = "Which town should I stay in to visit the Fernwood botanical archive?"
+		dunmore  = "The Fernwood botanical archive is kept in Dunmore."
+		kilbride = "The Fernwood botanical archive is kept in Kilbride, in the old Halloran mill."
+		detail   = "The Fernwood botanical archive is kept in Dunmore, in the old Halloran mill."
+		moved    = "The Fernwood botanical archive is kept in Kilbride."
+		claim    = "Kilbride's old Halloran mill houses the Fernwood botanical archive."
+	)
+	ext, confirmed := memory.AuthorityExternal, memory.AuthorityUserConfirmed
+	for _, tc := range []struct {
+		name         string
+		query        string
+		a, b         string
+		authA, authB memory.Authority
+		dated        bool // a was written two years before b
+		wantA, wantB bool // disputed
+	}{
+		{"two answers", fact, dunmore, kilbride, ext, ext, false, true, true},
+		{"a detail added", fact, dunmore, detail, ext, ext, false, false, false},
+		{"not answers", fact, "Dunmore has a new bakery on the square.", "Kilbride's library closed in spring.", ext, ext, false, false, false},
+		{"the user's own plans", personal, dunmore, kilbride, ext, ext, false, false, false},
+		{"a trusted answer", fact, dunmore, kilbride, confirmed, ext, false, false, true},
+		{"two trusted answers", fact, dunmore, kilbride, confirmed, confirmed, false, true, true},
+		{"an update", fact, dunmore, moved, ext, ext, true, false, false},
+		{"two dated claims", fact, dunmore, claim, ext, ext, true, true, true},
+		{"two dated trusted claims", fact, dunmore, claim, confirmed, confirmed, true, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := make([]float32, embed.BuiltinDim)
+			embed.NewBuiltin().EmbedInto(q, tc.query)
+			a, b := cand("a", tc.a, tc.authA, "", q), cand("b", tc.b, tc.authB, "", q)
+			a.Query, b.Query = tc.query, tc.query
+			if tc.dated {
+				a.Memory.CreatedAt, b.Memory.CreatedAt = now.AddDate(-2, 0, 0), now.AddDate(0, -1, 0)
+			}
+			results := []*admit.Result{{MemoryID: "a", Decision: admit.Admit}, {MemoryID: "b", Decision: admit.Admit}}
+			actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+			if err := g.Judge(context.Background(), actx, []*admit.Candidate{a, b}, results); err != nil {
+				t.Fatal(err)
+			}
+			for i, want := range []bool{tc.wantA, tc.wantB} {
+				r := results[i]
+				got := slices.Contains(r.Reasons, admit.ReasonConflictingAnswers)
+				if got != want {
+					t.Errorf("%s: %s %v, want disputed %v", r.MemoryID, r.Decision, r.Reasons, want)
+				}
+				if got && (r.Decision.Severity() < admit.AdmitSummaryOnly.Severity() || !r.Constraints.ForbidToolBinding || !r.Constraints.RequireCitation) {
+					t.Errorf("%s: disputed but %s %+v", r.MemoryID, r.Decision, r.Constraints)
+				}
+			}
+		})
+	}
+}

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -88,7 +89,7 @@ func evidence(gi int, x []float32) bool {
 	case admit.ReasonTopicMismatch:
 		return len(x) > topicDomainMismatch && x[topicDomainMismatch] == 1 && x[topicAgreement] < maxMismatchAgreement
 	case admit.ReasonNewerOnSubject:
-		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= 0.4 || x[newerChange] > 0)
+		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= updateFrame || x[newerChange] > 0)
 	case admit.ReasonSensitiveForTask:
 		// A confidence is evidence wherever it is; a sensitive word is not
 		// in a memory that names someone the request names besides its
@@ -325,8 +326,14 @@ type extractor struct {
 	// holder of a one-holder role the question asks for (see set): not a
 	// feature, a decision rule (Judge).
 	replaced []bool
-	keys     []uint64                // the query's keys (content.Analyzer.QuestionKeys)
-	asked    []content.QuestionWords // per candidate: the query's keys it holds
+	// disputed is, per candidate, whether a peer answers the question
+	// with another name (see set): a decision rule (Judge).
+	disputed []bool
+	keys     []uint64 // the query's keys (content.Analyzer.QuestionKeys)
+	// answers is, per candidate, whether it holds at least half of the
+	// keys of a question that asks for a fact.
+	answers []bool
+	asked   []content.QuestionWords // per candidate: the query's keys it holds
 	// restatedTrusted is, per candidate, whether a trusted memory restates
 	// a withdrawn text: not a feature (a withdrawn text's authority is
 	// unknown, so it is no peer of a trusted memory), but the gate flags it.
@@ -378,10 +385,15 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	// The one-holder rule (replaced) can fire only on a question about now
 	// for the holder of a role; for any other, its work is skipped.
 	holder := e.query.Roles != 0 && !e.query.Several && e.query.Cues[content.QueryPast] == 0
+	// A question that asks for a fact, not for the user's own view or
+	// several holders: two memories that answer it with different names
+	// dispute each other (disputed).
+	factual := e.query.Cues[content.QueryObjective] > 0 && e.query.Cues[content.QueryPersonal] == 0 && !e.query.Several
 	e.keys = e.keys[:0]
-	if holder {
+	if holder || factual {
 		e.keys = e.z.QuestionKeys(e.keys)
 	}
+	factual = factual && len(e.keys) >= 2
 	e.analyzeMemories(actx.UserID, cands)
 	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
 	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
@@ -389,15 +401,20 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	e.dupMax, e.dupN = growF(e.dupMax, n), growF(e.dupN, n)
 	qn := norm(q)
 	e.trust, e.restatedTrusted, e.replaced = growB(e.trust, n), growB(e.restatedTrusted, n), growB(e.replaced, n)
+	e.disputed, e.answers = growB(e.disputed, n), growB(e.answers, n)
 	e.asked = slices.Grow(e.asked[:0], n)[:n]
 	roleKeys := content.RoleKeys(e.keys)
 	for i, c := range cands {
 		e.norms[i] = norm(vecs[i])
 		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
 		e.trust[i], e.restatedTrusted[i], e.replaced[i] = Trusted(c.Lineage.EffectiveAuthority), false, false
-		e.asked[i] = 0
-		if holder {
-			e.asked[i] = content.WordsOf(e.mems[i], e.keys)
+		e.asked[i], e.disputed[i], e.answers[i] = 0, false, false
+		if holder || factual {
+			w := content.WordsOf(e.mems[i], e.keys)
+			if holder {
+				e.asked[i] = w
+			}
+			e.answers[i] = factual && 2*bits.OnesCount64(uint64(w)) >= len(e.keys)
 		}
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
 		e.newerF[i], e.newerX[i] = 0, 0
@@ -427,7 +444,18 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				}
 			}
 			tj := cands[j].Memory.CreatedAt
-			if ti.IsZero() || tj.IsZero() || tj.Equal(ti) {
+			ordered := !ti.IsZero() && !tj.IsZero() && !tj.Equal(ti)
+			if e.answers[i] && e.answers[j] && (ij && !e.disputed[i] || ji && !e.disputed[j]) &&
+				content.NamesOther(e.mems[i], e.mems[j], &e.query) && content.NamesOther(e.mems[j], e.mems[i], &e.query) &&
+				!(ordered && e.update(i, j, ti, tj)) {
+				// Two answers to the question, each naming someone or
+				// something the other and the question do not ("Lake
+				// Macquarie is …", "Sydney is …"), and not an update. A
+				// detail one adds to the other's answer is no dispute.
+				e.disputed[i] = e.disputed[i] || ij
+				e.disputed[j] = e.disputed[j] || ji
+			}
+			if !ordered {
 				continue
 			}
 			jac := content.Subject(e.mems[i], e.mems[j])
@@ -608,6 +636,29 @@ func (e *extractor) anchored(set content.QuestionWords, a, b *content.Analysis) 
 	}
 	return false
 }
+
+// update reports whether the later of candidates i and j, written at ti
+// and tj (ordered), may update the earlier rather than dispute it: both
+// are trusted (what the user confirmed at two times changed in between:
+// "Oakfield Primary has a new principal, Mr. Adeyemi"); the question asks
+// for the holder of a role, which changes hands, or about a past time,
+// for which each may hold; the later announces a change ("has moved to",
+// "now"); or the two are one statement with another value
+// (content.FrameFor). The newer-memory signals and the one-holder rule
+// judge those.
+func (e *extractor) update(i, j int, ti, tj time.Time) bool {
+	newer := j
+	if tj.Before(ti) {
+		newer = i
+	}
+	return e.trust[i] && e.trust[j] || e.query.Roles != 0 || e.query.Cues[content.QueryPast] > 0 ||
+		e.mems[newer].Cues[content.Change] > 0 || content.FrameFor(e.mems[i], e.mems[j], &e.query) >= updateFrame
+}
+
+// updateFrame is the Frame (content.FrameFor) at which a later statement
+// reads as an update of an earlier one: the newer group's evidence, and
+// what keeps two dated answers from disputing each other (update).
+const updateFrame = 0.4
 
 // writeMetadata encodes the memory's metadata and scope relations.
 func writeMetadata(f []float32, actx *admit.Context, c *admit.Candidate, now time.Time) {

@@ -78,6 +78,10 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     (content.AnotherHolder: a new CEO, coach, dentist, home) is ranked
 //     down, whatever its fit, on a question about now
 //     (newer_memory_on_subject);
+//   - a memory that a peer disputes (the two answer a question that asks
+//     for a fact with different names, and neither updates the other) is
+//     passed only as a marked, non-bindable summary, whatever its fit
+//     (conflicting_answers);
 //   - a memory whose fit is below its bucket's threshold is lowered for the
 //     content group that drove the fit down most: quarantined (or ranked
 //     down, for user-confirmed and system memories; or passed as a marked,
@@ -177,6 +181,12 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// asks for: the older is stale, whatever its fit (a lower
 			// decision below still wins).
 			r.Restrict(admit.RankDown, admit.ReasonNewerOnSubject, admit.Constraints{})
+		}
+		if s.ext.disputed[i] {
+			// A peer answers the question with another name: neither is
+			// taken as the answer. The memory is shown, marked, and
+			// justifies nothing.
+			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonConflictingAnswers, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
 		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue

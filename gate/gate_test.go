@@ -135,7 +135,7 @@ func cand(id, text string, auth memory.Authority, domain string, q []float32) *a
 
 // contentReasons are the reasons the gate may lower a decision with.
 var contentReasons = []admit.Reason{admit.ReasonInstructionContent, admit.ReasonBeliefOnObjective, admit.ReasonNewerOnSubject,
-	admit.ReasonTopicMismatch, admit.ReasonRestatesRevoked, admit.ReasonGateUncertain, admit.ReasonGateOutOfRange}
+	admit.ReasonTopicMismatch, admit.ReasonRestatesRevoked, admit.ReasonConflictingAnswers, admit.ReasonGateUncertain, admit.ReasonGateOutOfRange}
 
 func TestJudge(t *testing.T) {
 	g := shipped(t)

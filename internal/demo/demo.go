@@ -181,7 +181,7 @@ func gateReason(r admit.Result) string {
 	for _, x := range r.Reasons {
 		switch x {
 		case admit.ReasonInstructionContent, admit.ReasonBeliefOnObjective, admit.ReasonNewerOnSubject, admit.ReasonTopicMismatch,
-			admit.ReasonRestatesRevoked, admit.ReasonSensitiveForTask:
+			admit.ReasonRestatesRevoked, admit.ReasonSensitiveForTask, admit.ReasonConflictingAnswers:
 			return string(x)
 		}
 	}
