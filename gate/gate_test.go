@@ -285,6 +285,34 @@ func BenchmarkGate50(b *testing.B) {
 	benchGate(b, g, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
 }
 
+// BenchmarkGate50Disputed is BenchmarkGate50 on the costliest set for
+// conflicting answers: a question that asks for a fact, and 50 low-authority
+// memories that each answer it with another name, so that every pair is
+// compared.
+func BenchmarkGate50Disputed(b *testing.B) {
+	g := New(shipped(b).Model())
+	c := g.analyses
+	actx, cands, results := benchCands(50)
+	actx.Intent, actx.ToolRisk = admit.IntentAnswer, admit.RiskNone
+	const query = "Which insurer handles claim 4471 for the Harbour Street flat?"
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, query)
+	for i := range cands {
+		cands[i] = cand(fmt.Sprintf("m%d", i), fmt.Sprintf("Claim 4471 for the Harbour Street flat is handled by Insurer%c%c Mutual.", 'A'+i%26, 'a'+i/26),
+			memory.AuthorityExternal, "", q)
+		cands[i].Query = query
+	}
+	if err := g.Judge(context.Background(), actx, cands, results); err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range results {
+		if !slices.Contains(r.Reasons, admit.ReasonConflictingAnswers) {
+			b.Fatalf("%s: %s %v, want conflicting_answers", r.MemoryID, r.Decision, r.Reasons)
+		}
+	}
+	benchGate2(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
+}
+
 // BenchmarkGate50NoCache is BenchmarkGate50 on a gate without an analysis
 // cache: what the first sight of a text should cost no more than.
 func BenchmarkGate50NoCache(b *testing.B) {
@@ -302,6 +330,12 @@ func BenchmarkGate50Cached(b *testing.B) {
 // benchGate times g on 50 candidates, calling before first in each call.
 func benchGate(b *testing.B, g *Gate, before func()) {
 	actx, cands, results := benchCands(50)
+	benchGate2(b, g, actx, cands, results, before)
+}
+
+// benchGate2 times g on the given candidates, calling before first in each
+// call.
+func benchGate2(b *testing.B, g *Gate, actx *admit.Context, cands []*admit.Candidate, results []*admit.Result, before func()) {
 	b.ReportAllocs()
 	benchstats.Loop(b, func() {
 		before()
