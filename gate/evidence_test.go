@@ -217,6 +217,30 @@ func TestWeakerGroupIsNotBlamed(t *testing.T) {
 	}
 }
 
+// TestReasonWhenTwoGroupsTakeTheFitToZero: two content groups with their
+// evidence that each take the fit near 0 (a sensitive word, another life
+// domain) still name a reason. Removing either alone raises the fit by
+// far less than 0.02, but its log-odds by far more than minReasonLift.
+func TestReasonWhenTwoGroupsTakeTheFitToZero(t *testing.T) {
+	w := make([]float32, Dim)
+	ts, _ := groupRange("topic")
+	ss, _ := groupRange("sensitive")
+	w[ss] = -20
+	w[ts+topicDomainMismatch] = -20
+	g := New(linearModel(w))
+	actx := &admit.Context{UserID: "u", Intent: admit.IntentPlan, ToolRisk: admit.RiskNone, Now: now}
+	r := judgeOne(t, g, actx, "Book a flight to Lisbon and a hotel near the old town for the trip",
+		"Doctor appointment: blood test results, new medication dose and the therapy plan", memory.AuthorityUserConfirmed)
+	if r.Scores.GateFit > 1e-6 {
+		t.Fatalf("fit %v: the test needs both groups to take it near 0", r.Scores.GateFit)
+	}
+	if r.Decision != admit.RankDown || !slices.ContainsFunc(r.Reasons, func(x admit.Reason) bool {
+		return x == admit.ReasonSensitiveForTask || x == admit.ReasonTopicMismatch
+	}) {
+		t.Errorf("%s %v (fit %v, factors %v), want rank_down for a sensitive word or another domain", r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateFactors)
+	}
+}
+
 // TestBeliefDoesNotHideAnInstruction: when a belief on an objective
 // question lowers a fit most but an instruction to the agent (it
 // addresses the agent, or tells it to send something somewhere) lowers it

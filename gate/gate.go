@@ -191,7 +191,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue
 		}
-		g.lifts(s, fit)
+		g.lifts(s)
 		var reason admit.Reason
 		switch {
 		case restates:
@@ -246,14 +246,17 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	return ctx.Err()
 }
 
-// minReasonLift is how much removing a content group must raise a low fit
-// for the group to count as the reason.
-const minReasonLift = 0.02
+// minReasonLift is how much removing a content group must raise a low
+// fit's log-odds for the group to count as the reason. Log-odds, not the
+// fit itself: when two groups each take a fit near 0, removing either
+// alone raises the fit by little but its odds many times over.
+const minReasonLift = 0.1
 
 // lifts computes, into s.lift, how much removing each feature group would
-// raise fit: what drove it down. It must follow the forward pass that
-// produced fit; only the first layer is recomputed per group.
-func (g *Gate) lifts(s *scratch, fit float64) {
+// raise the log-odds of the fit: what drove it down. It must follow the
+// forward pass that produced the fit; only the first layer is recomputed
+// per group.
+func (g *Gate) lifts(s *scratch) {
 	if len(s.lift) != len(g.names) {
 		s.lift = make([]float64, len(g.names))
 	}
@@ -263,13 +266,14 @@ func (g *Gate) lifts(s *scratch, fit float64) {
 			s.lift[gi] = 0 // removing nothing changes nothing
 			continue
 		}
-		s.lift[gi] = g.m.without(s, g.starts[gi], g.ends[gi], z) - fit
+		s.lift[gi] = g.m.without(s, g.starts[gi], g.ends[gi], z) - s.logit
 	}
 	s.zTmp = z
 }
 
 // contentReason returns the reason of the content group whose removal
-// raises the fit most (s.lift), if it raises it by minReasonLift or more
+// raises the fit most (s.lift), if it raises its log-odds by minReasonLift
+// or more
 // and more than any group without a reason, and if the group's evidence is
 // there (evidence), or instruction_in_content in place of a belief that
 // hides one; "" when no content explains the low fit, and the gate

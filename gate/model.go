@@ -165,8 +165,10 @@ type scratch struct {
 	xs   [][]float32 // per candidate: its features
 	fx   []float32   // backing array of xs
 	zTmp []float32   // first-layer pre-activations during attribution
-	lift []float64   // per feature group: how much removing it raises the fit
-	ext  extractor
+	lift []float64   // per feature group: how much removing it raises the fit's log-odds
+	// logit is the log-odds of the last forward pass's fit.
+	logit float64
+	ext   extractor
 }
 
 func (m *Model) newScratch() *scratch {
@@ -198,16 +200,22 @@ func (s *scratch) ensure(n, d int) {
 }
 
 // forward returns the fit score for the feature vector in s.x, keeping the
-// first layer's pre-activations in s.z1.
+// first layer's pre-activations in s.z1 and the fit's log-odds in s.logit.
 func (m *Model) forward(s *scratch) float64 {
 	n := m.stride
 	for j := range s.z1 {
 		s.z1[j] = vecmath.Dot(m.w0[j*n:(j+1)*n], s.x) + m.b[0][j]
 	}
-	return m.fromFirst(s, s.z1)
+	s.logit = m.fromFirst(s, s.z1)
+	fit := sigmoid(s.logit)
+	if math.IsNaN(fit) {
+		return 0 // overflowing activations: the lowest fit, never an accidental admit
+	}
+	return fit
 }
 
-// fromFirst finishes a forward pass from first-layer pre-activations z1.
+// fromFirst finishes a forward pass from first-layer pre-activations z1,
+// returning the fit's log-odds.
 func (m *Model) fromFirst(s *scratch, z1 []float32) float64 {
 	last := len(m.w) - 1
 	in := s.acts[0]
@@ -229,14 +237,11 @@ func (m *Model) fromFirst(s *scratch, z1 []float32) float64 {
 		}
 		in = out
 	}
-	fit := sigmoid(float64(in[0]))
-	if math.IsNaN(fit) {
-		return 0 // overflowing activations: the lowest fit, never an accidental admit
-	}
-	return fit
+	return float64(in[0])
 }
 
-// without returns the fit with the features x[start:end] set to zero, from
+// without returns the fit's log-odds with the features x[start:end] set to
+// zero, from
 // the pre-activations of the last forward pass: only the removed group's
 // contribution to the first layer is recomputed.
 func (m *Model) without(s *scratch, start, end int, z []float32) float64 {
