@@ -528,22 +528,27 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 // passed only as marked summaries that justify no tool call; a memory that
 // adds a detail to another's answer, memories that do not answer the
 // question, and a question about the user's own plans dispute nothing, and
-// a low-authority memory does not dispute a trusted one (Peer). Of two
+// a low-authority memory does not dispute a trusted one (Peer); answers
+// dispute only where one of them is from outside (FromOutside). Of two
 // memories written at different times, the later one statement with
 // another value is an update, not a dispute, and so is any change between
-// two trusted ones; two low-authority claims worded apart still dispute. (The names are in no training family.)
+// two trusted ones; two low-authority claims worded apart still dispute,
+// and a later low-authority memory updates no trusted one. A question
+// that does not ask for a name (yes or no) disputes nothing. (The names are in no training family.)
 func TestConflictingAnswers(t *testing.T) {
 	g := shipped(t)
 	const (
 		fact     = "Which town is the Fernwood botanical archive kept in?"
 		personal = "Which town should I stay in to visit the Fernwood botanical archive?"
+		past     = "Which town was the Fernwood botanical archive kept in in 1990?"
+		yesNo    = "Is the Fernwood botanical archive kept in Dunmore?"
 		dunmore  = "The Fernwood botanical archive is kept in Dunmore."
 		kilbride = "The Fernwood botanical archive is kept in Kilbride, in the old Halloran mill."
 		detail   = "The Fernwood botanical archive is kept in Dunmore, in the old Halloran mill."
 		moved    = "The Fernwood botanical archive is kept in Kilbride."
 		claim    = "Kilbride's old Halloran mill houses the Fernwood botanical archive."
 	)
-	ext, confirmed := memory.AuthorityExternal, memory.AuthorityUserConfirmed
+	ext, confirmed, inferred := memory.AuthorityExternal, memory.AuthorityUserConfirmed, memory.AuthorityModelInferred
 	for _, tc := range []struct {
 		name         string
 		query        string
@@ -557,10 +562,18 @@ func TestConflictingAnswers(t *testing.T) {
 		{"not answers", fact, "Dunmore has a new bakery on the square.", "Kilbride's library closed in spring.", ext, ext, false, false, false},
 		{"the user's own plans", personal, dunmore, kilbride, ext, ext, false, false, false},
 		{"a trusted answer", fact, dunmore, kilbride, confirmed, ext, false, false, true},
-		{"two trusted answers", fact, dunmore, kilbride, confirmed, confirmed, false, true, true},
+		{"two trusted answers", fact, dunmore, kilbride, confirmed, confirmed, false, false, false},
+		{"two inferred answers", fact, dunmore, kilbride, inferred, inferred, false, false, false},
+		{"an answer from outside beside an inferred one", fact, dunmore, kilbride, inferred, ext, false, true, true},
+		{"answers of unknown provenance", fact, dunmore, kilbride, "", "", false, true, true},
 		{"an update", fact, dunmore, moved, ext, ext, true, false, false},
 		{"two dated claims", fact, dunmore, claim, ext, ext, true, true, true},
 		{"two dated trusted claims", fact, dunmore, claim, confirmed, confirmed, true, false, false},
+		// A low-authority memory written later updates no trusted one:
+		// in a store that dates every memory, a planted one is the later.
+		{"a later planted value", fact, dunmore, moved, confirmed, ext, true, false, true},
+		{"a later planted value on a past question", past, dunmore, moved, confirmed, ext, true, false, true},
+		{"a yes-no question", yesNo, dunmore, kilbride, ext, ext, false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := make([]float32, embed.BuiltinDim)

@@ -117,6 +117,11 @@ const maxMismatchAgreement = 0.25
 // announces to count against the older one.
 const minChangeCloseness = 0.3
 
+// updateFrame is the Frame (content.FrameFor) at which a later statement
+// reads as an update of an earlier one: the newer group's evidence, and
+// what keeps two dated answers from disputing each other (mayUpdate).
+const updateFrame = 0.4
+
 // instructionHead is InstructionHeadInputs.
 var instructionHead = InstructionHeadInputs()
 
@@ -347,6 +352,16 @@ type extractor struct {
 // who can write a memory can write one of those (memory.Authority.Low).
 func Trusted(a memory.Authority) bool { return !a.Low() }
 
+// FromOutside reports whether a memory of effective authority a may hold
+// what someone outside the conversation wrote: external content (a page,
+// an e-mail, a tool's output), or a memory whose provenance is unknown.
+// Two answers to a question dispute each other only if one of them is
+// from outside (conflicting_answers): what the user confirmed, a tool
+// verified or the agent inferred from the conversation disagrees for
+// ordinary reasons (a question with several answers, a change), which the
+// other signals judge.
+func FromOutside(a memory.Authority) bool { return a.Rank() == 0 || a == memory.AuthorityExternal }
+
 // Peer reports whether a memory of effective authority other may weigh in
 // the candidate-set signals of a memory of effective authority self: a
 // newer memory on the same subject, near-duplicates, similarity relative to
@@ -385,10 +400,11 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	// The one-holder rule (replaced) can fire only on a question about now
 	// for the holder of a role; for any other, its work is skipped.
 	holder := e.query.Roles != 0 && !e.query.Several && e.query.Cues[content.QueryPast] == 0
-	// A question that asks for a fact, not for the user's own view or
-	// several holders: two memories that answer it with different names
-	// dispute each other (disputed).
-	factual := e.query.Cues[content.QueryObjective] > 0 && e.query.Cues[content.QueryPersonal] == 0 && !e.query.Several
+	// A question that asks for someone or something by name, not for the
+	// user's own view or several holders: two memories that answer it
+	// with different names dispute each other (disputed).
+	factual := e.query.Cues[content.QueryObjective] > 0 && e.query.Cues[content.QueryPersonal] == 0 && !e.query.Several &&
+		e.z.AsksForName()
 	e.keys = e.keys[:0]
 	if holder || factual {
 		e.keys = e.z.QuestionKeys(e.keys)
@@ -445,13 +461,20 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			}
 			tj := cands[j].Memory.CreatedAt
 			ordered := !ti.IsZero() && !tj.IsZero() && !tj.Equal(ti)
-			if e.answers[i] && e.answers[j] && (ij && !e.disputed[i] || ji && !e.disputed[j]) &&
+			older, newer, olderSees, newerSees := i, j, ij, ji
+			if ordered && tj.Before(ti) {
+				older, newer, olderSees, newerSees = j, i, ji, ij
+			}
+			frame := float32(-1) // the pair's FrameFor, once computed
+			if e.answers[i] && e.answers[j] && ((ij && !e.disputed[i]) || (ji && !e.disputed[j])) &&
+				(FromOutside(cands[i].Lineage.EffectiveAuthority) || FromOutside(cands[j].Lineage.EffectiveAuthority)) &&
 				content.NamesOther(e.mems[i], e.mems[j], &e.query) && content.NamesOther(e.mems[j], e.mems[i], &e.query) &&
-				!(ordered && e.update(i, j, ti, tj)) {
+				!(ordered && e.mayUpdate(older, newer, &frame)) {
 				// Two answers to the question, each naming someone or
-				// something the other and the question do not ("Lake
-				// Macquarie is …", "Sydney is …"), and not an update. A
-				// detail one adds to the other's answer is no dispute.
+				// something the other and the question do not ("… is
+				// kept in Dunmore", "… is kept in Kilbride"), and not an
+				// update. A detail one adds to the other's answer is no
+				// dispute.
 				e.disputed[i] = e.disputed[i] || ij
 				e.disputed[j] = e.disputed[j] || ji
 			}
@@ -459,13 +482,9 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				continue
 			}
 			jac := content.Subject(e.mems[i], e.mems[j])
-			older, newer, olderSees, newerSees := i, j, ij, ji
-			if tj.Before(ti) {
-				older, newer, olderSees, newerSees = j, i, ji, ij
-			}
 			if olderSees {
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
-				e.newerF[older] = max(e.newerF[older], content.FrameFor(e.mems[i], e.mems[j], &e.query))
+				e.newerF[older] = max(e.newerF[older], e.frame(i, j, &frame))
 				// Another holder of a one-holder role the question asks
 				// for, on a question about now, named by a trusted newer
 				// memory (whoever can write a low-authority memory must
@@ -637,28 +656,32 @@ func (e *extractor) anchored(set content.QuestionWords, a, b *content.Analysis) 
 	return false
 }
 
-// update reports whether the later of candidates i and j, written at ti
-// and tj (ordered), may update the earlier rather than dispute it: both
-// are trusted (what the user confirmed at two times changed in between:
-// "Oakfield Primary has a new principal, Mr. Adeyemi"); the question asks
-// for the holder of a role, which changes hands, or about a past time,
-// for which each may hold; the later announces a change ("has moved to",
-// "now"); or the two are one statement with another value
-// (content.FrameFor). The newer-memory signals and the one-holder rule
-// judge those.
-func (e *extractor) update(i, j int, ti, tj time.Time) bool {
-	newer := j
-	if tj.Before(ti) {
-		newer = i
+// mayUpdate reports whether candidate newer, written after candidate
+// older, may update it rather than dispute it: both are trusted (what the
+// user confirmed at two times changed in between: "Oakfield Primary has a
+// new principal, Mr. Adeyemi"); or the newer is trusted or the older is not
+// (a low-authority memory updates no trusted one), and the question asks
+// for the holder of a role, which changes hands, or about a past time, for
+// which each may hold, or the newer announces a change ("has moved to",
+// "now"), or the two are one statement with another value
+// (content.FrameFor, computed into *frame once per pair). The
+// newer-memory signals and the one-holder rule judge those.
+func (e *extractor) mayUpdate(older, newer int, frame *float32) bool {
+	if e.trust[older] && !e.trust[newer] {
+		return false
 	}
-	return e.trust[i] && e.trust[j] || e.query.Roles != 0 || e.query.Cues[content.QueryPast] > 0 ||
-		e.mems[newer].Cues[content.Change] > 0 || content.FrameFor(e.mems[i], e.mems[j], &e.query) >= updateFrame
+	return (e.trust[older] && e.trust[newer]) || e.query.Roles != 0 || e.query.Cues[content.QueryPast] > 0 ||
+		e.mems[newer].Cues[content.Change] > 0 || e.frame(older, newer, frame) >= updateFrame
 }
 
-// updateFrame is the Frame (content.FrameFor) at which a later statement
-// reads as an update of an earlier one: the newer group's evidence, and
-// what keeps two dated answers from disputing each other (update).
-const updateFrame = 0.4
+// frame returns content.FrameFor of candidates i and j for the query,
+// computing it into *f only when it is negative (not yet computed).
+func (e *extractor) frame(i, j int, f *float32) float32 {
+	if *f < 0 {
+		*f = content.FrameFor(e.mems[i], e.mems[j], &e.query)
+	}
+	return *f
+}
 
 // writeMetadata encodes the memory's metadata and scope relations.
 func writeMetadata(f []float32, actx *admit.Context, c *admit.Candidate, now time.Time) {

@@ -79,9 +79,9 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     down, whatever its fit, on a question about now
 //     (newer_memory_on_subject);
 //   - a memory that a peer disputes (the two answer a question that asks
-//     for a fact with different names, and neither updates the other) is
-//     passed only as a marked, non-bindable summary, whatever its fit
-//     (conflicting_answers);
+//     for a name with different names, one of them is from outside
+//     (FromOutside), and neither updates the other) is passed only as a
+//     marked, non-bindable summary, whatever its fit (conflicting_answers);
 //   - a memory whose fit is below its bucket's threshold is lowered for the
 //     content group that drove the fit down most: quarantined (or ranked
 //     down, for user-confirmed and system memories; or passed as a marked,

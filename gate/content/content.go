@@ -381,6 +381,21 @@ func (z *Analyzer) QuestionKeys(dst []uint64) []uint64 {
 	return dst
 }
 
+// AsksForName reports whether the text z analysed last, a question,
+// holds a word that asks for someone or something by name: who, whom,
+// whose, which, where, what. "When", "how", "why" and a yes-no question
+// ask for a time, a way, a reason or a yes, which two notes that name
+// different people do not answer differently.
+func (z *Analyzer) AsksForName() bool {
+	for i := range z.words {
+		switch string(z.tok(i)) {
+		case "who", "whom", "whose", "which", "where", "what", "who's", "what's", "where's":
+			return true
+		}
+	}
+	return false
+}
+
 // WordsOf returns the question's keys (Analyzer.QuestionKeys) that a
 // holds.
 func WordsOf(a *Analysis, keys []uint64) QuestionWords {

@@ -776,3 +776,30 @@ func TestQuestionKeysInTextOrder(t *testing.T) {
 		t.Errorf("the keys of \"Who is Alphabet's CEO?\" do not begin with Alphabet")
 	}
 }
+
+func TestAsksForName(t *testing.T) {
+	for _, tt := range []struct {
+		q    string
+		want bool
+	}{
+		{"Who founded Wikipedia?", true},
+		{"Which town is the archive kept in?", true},
+		{"Where is the offsite this year?", true},
+		{"What's the name of the new principal?", true},
+		{"the concept of micro financing was developed by who in 1976", true},
+		{"WHOSE idea was the merger?", true},
+		{"When is the grant report due?", false},
+		{"How long is the flight to Tokyo?", false},
+		{"Is Anna coming to dinner on Friday?", false},
+		{"Why did the build fail?", false},
+		{"Send the signed form to the insurer", false},
+		{"", false},
+	} {
+		var z Analyzer
+		var a Analysis
+		z.Analyze(tt.q, &a)
+		if got := z.AsksForName(); got != tt.want {
+			t.Errorf("AsksForName(%q) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}
