@@ -339,6 +339,9 @@ type extractor struct {
 	// keys of a question that asks for a fact.
 	answers []bool
 	asked   []content.QuestionWords // per candidate: the query's keys it holds
+	// qat is, per candidate, where the query's words stand in its text
+	// (content.QuestionAt), for the Frame of every pair.
+	qat [][]int32
 	// restatedTrusted is, per candidate, whether a trusted memory restates
 	// a withdrawn text: not a feature (a withdrawn text's authority is
 	// unknown, so it is no peer of a trusted memory), but the gate flags it.
@@ -419,6 +422,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	e.trust, e.restatedTrusted, e.replaced = growB(e.trust, n), growB(e.restatedTrusted, n), growB(e.replaced, n)
 	e.disputed, e.answers = growB(e.disputed, n), growB(e.answers, n)
 	e.asked = slices.Grow(e.asked[:0], n)[:n]
+	e.qat = grow(e.qat, n)
 	roleKeys := content.RoleKeys(e.keys)
 	for i, c := range cands {
 		e.norms[i] = norm(vecs[i])
@@ -435,6 +439,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
 		e.newerF[i], e.newerX[i] = 0, 0
 		e.dupMax[i], e.dupN[i] = 0, 0
+		e.qat[i] = content.QuestionAt(e.qat[i][:0], e.mems[i], &e.query)
 	}
 	// The candidate set: for each memory, how close it is to a newer and
 	// to an older memory of the set, and how many near-duplicates it has,
@@ -674,11 +679,12 @@ func (e *extractor) mayUpdate(older, newer int, frame *float32) bool {
 		e.mems[newer].Cues[content.Change] > 0 || e.frame(older, newer, frame) >= updateFrame
 }
 
-// frame returns content.FrameFor of candidates i and j for the query,
-// computing it into *f only when it is negative (not yet computed).
+// frame returns content.FrameFor of candidates i and j for the query
+// (from the places of its words, e.qat), computing it into *f only when
+// it is negative (not yet computed).
 func (e *extractor) frame(i, j int, f *float32) float32 {
 	if *f < 0 {
-		*f = content.FrameFor(e.mems[i], e.mems[j], &e.query)
+		*f = content.FrameAt(e.mems[i], e.mems[j], e.qat[i], e.qat[j])
 	}
 	return *f
 }
@@ -828,9 +834,11 @@ func clone(a *content.Analysis) *content.Analysis {
 	return &c
 }
 
-func grow(a []content.Analysis, n int) []content.Analysis {
+// grow returns a with length n, keeping its elements up to its capacity,
+// and the buffers they hold, for reuse.
+func grow[T any](a []T, n int) []T {
 	if cap(a) < n {
-		b := make([]content.Analysis, n)
+		b := make([]T, n)
 		copy(b, a[:cap(a)])
 		return b
 	}

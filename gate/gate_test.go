@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -309,6 +310,43 @@ func BenchmarkGate50Disputed(b *testing.B) {
 		if !slices.Contains(r.Reasons, admit.ReasonConflictingAnswers) {
 			b.Fatalf("%s: %s %v, want conflicting_answers", r.MemoryID, r.Decision, r.Reasons)
 		}
+	}
+	benchGate2(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
+}
+
+// BenchmarkGate50Dated is BenchmarkGate50 with each memory written an hour
+// apart, as a store dates them: every pair is ordered, so the newer-memory
+// signals compare every pair of these near-identical texts (the costliest
+// case of that work).
+func BenchmarkGate50Dated(b *testing.B) {
+	g := New(shipped(b).Model())
+	c := g.analyses
+	actx, cands, results := benchCands(50)
+	for i := range cands {
+		cands[i].Memory.CreatedAt = now.Add(-time.Duration(i+1) * time.Hour)
+	}
+	benchGate2(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
+}
+
+// BenchmarkGate50Mixed is BenchmarkGate50Dated on 50 different texts
+// (testdata/bench-memories.txt, from the hand-written probe) of mixed
+// authority: a personal store's variety rather than one template.
+func BenchmarkGate50Mixed(b *testing.B) {
+	data, err := os.ReadFile("testdata/bench-memories.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	texts := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(texts) < 50 {
+		b.Fatalf("%d texts in testdata/bench-memories.txt, want 50", len(texts))
+	}
+	g := New(shipped(b).Model())
+	c := g.analyses
+	actx, cands, results := benchCands(50)
+	auths := []memory.Authority{memory.AuthorityUserConfirmed, memory.AuthorityExternal, memory.AuthorityToolVerified, memory.AuthorityModelInferred}
+	for i := range cands {
+		cands[i] = cand(fmt.Sprintf("m%d", i), texts[i], auths[i%len(auths)], "", cands[i].QueryVector)
+		cands[i].Memory.CreatedAt = now.Add(-time.Duration(i+1) * time.Hour)
 	}
 	benchGate2(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
 }

@@ -487,6 +487,9 @@ func TestSharedCountsCommonWords(t *testing.T) {
 		{Words: []uint64{0, 1, 2, ^uint64(0) - 1, ^uint64(0)}}, {Words: []uint64{1, 3}},
 	}
 	for _, a := range edge {
+		a.setWordBits() // as Analyze does
+	}
+	for _, a := range edge {
 		for _, b := range edge {
 			if got, want := shared(a, b), sharedByMap(a, b); got != want {
 				t.Fatalf("shared(%v, %v) = %d, want %d", a.Words, b.Words, got, want)
