@@ -336,7 +336,7 @@ type extractor struct {
 	disputed []bool
 	keys     []uint64 // the query's keys (content.Analyzer.QuestionKeys)
 	// answers is, per candidate, whether it holds at least half of the
-	// keys of a question that asks for a fact.
+	// keys of a question that asks for a name (factual, in set).
 	answers []bool
 	asked   []content.QuestionWords // per candidate: the query's keys it holds
 	// qat is, per candidate, where the query's words stand in its text
