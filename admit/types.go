@@ -235,8 +235,10 @@ const (
 // only with a content reason (instruction_in_content,
 // belief_on_objective_query, newer_memory_on_subject, topic_mismatch,
 // restates_revoked_memory, sensitive_content_for_task,
-// conflicting_answers);
-// gate_low_fit accompanies each. gate_uncertain marks a low-fit memory the
+// conflicting_answers); gate_low_fit accompanies each when the fit is
+// below its threshold (conflicting_answers, and newer_memory_on_subject
+// for a replaced holder of a role, are rules that apply whatever the
+// fit). gate_uncertain marks a low-fit memory the
 // gate found no content reason against, or could not judge
 // (gate_out_of_range), in a task with side effects: it passes only as a
 // summary that needs the user's confirmation.

@@ -534,7 +534,8 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 // another value is an update, not a dispute, and so is any change between
 // two trusted ones; two low-authority claims worded apart still dispute,
 // and a later low-authority memory updates no trusted one. A question
-// that does not ask for a name (yes or no) disputes nothing. (The names are in no training family.)
+// that does not ask for a name (yes or no) disputes nothing. (The names
+// are in no training family.)
 func TestConflictingAnswers(t *testing.T) {
 	g := shipped(t)
 	const (

@@ -470,11 +470,11 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			if ordered && tj.Before(ti) {
 				older, newer, olderSees, newerSees = j, i, ji, ij
 			}
-			frame := float32(-1) // the pair's FrameFor, once computed
+			pairFrame := float32(-1) // the pair's Frame, once computed (frame)
 			if e.answers[i] && e.answers[j] && ((ij && !e.disputed[i]) || (ji && !e.disputed[j])) &&
 				(FromOutside(cands[i].Lineage.EffectiveAuthority) || FromOutside(cands[j].Lineage.EffectiveAuthority)) &&
 				content.NamesOther(e.mems[i], e.mems[j], &e.query) && content.NamesOther(e.mems[j], e.mems[i], &e.query) &&
-				!(ordered && e.mayUpdate(older, newer, &frame)) {
+				!(ordered && e.mayUpdate(older, newer, &pairFrame)) {
 				// Two answers to the question, each naming someone or
 				// something the other and the question do not ("… is
 				// kept in Dunmore", "… is kept in Kilbride"), and not an
@@ -489,7 +489,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			jac := content.Subject(e.mems[i], e.mems[j])
 			if olderSees {
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
-				e.newerF[older] = max(e.newerF[older], e.frame(i, j, &frame))
+				e.newerF[older] = max(e.newerF[older], e.frame(i, j, &pairFrame))
 				// Another holder of a one-holder role the question asks
 				// for, on a question about now, named by a trusted newer
 				// memory (whoever can write a low-authority memory must
@@ -662,26 +662,27 @@ func (e *extractor) anchored(set content.QuestionWords, a, b *content.Analysis) 
 }
 
 // mayUpdate reports whether candidate newer, written after candidate
-// older, may update it rather than dispute it: both are trusted (what the
-// user confirmed at two times changed in between: "Oakfield Primary has a
-// new principal, Mr. Adeyemi"); or the newer is trusted or the older is not
-// (a low-authority memory updates no trusted one), and the question asks
-// for the holder of a role, which changes hands, or about a past time, for
-// which each may hold, or the newer announces a change ("has moved to",
-// "now"), or the two are one statement with another value
-// (content.FrameFor, computed into *frame once per pair). The
-// newer-memory signals and the one-holder rule judge those.
-func (e *extractor) mayUpdate(older, newer int, frame *float32) bool {
+// older, may update it rather than dispute it, where one of the two is
+// from outside (FromOutside), so not both trusted: not when the older is
+// trusted and the newer is not (a low-authority memory updates no trusted
+// one); otherwise when the question asks for the holder of a role, which
+// changes hands, or about a past time, for which each may hold, or the
+// newer announces a change ("has moved to", "now"), or the two are one
+// statement with another value (content.FrameAt, computed into
+// *pairFrame once per pair). The newer-memory signals and the one-holder
+// rule judge those.
+func (e *extractor) mayUpdate(older, newer int, pairFrame *float32) bool {
 	if e.trust[older] && !e.trust[newer] {
 		return false
 	}
-	return (e.trust[older] && e.trust[newer]) || e.query.Roles != 0 || e.query.Cues[content.QueryPast] > 0 ||
-		e.mems[newer].Cues[content.Change] > 0 || e.frame(older, newer, frame) >= updateFrame
+	return e.query.Roles != 0 || e.query.Cues[content.QueryPast] > 0 || e.mems[newer].Cues[content.Change] > 0 ||
+		e.frame(older, newer, pairFrame) >= updateFrame
 }
 
-// frame returns content.FrameFor of candidates i and j for the query
-// (from the places of its words, e.qat), computing it into *f only when
-// it is negative (not yet computed).
+// frame returns content.FrameAt of candidates i and j for the query (from
+// the places of its words, e.qat), computing it into *f only when it is
+// negative (not yet computed). It does not depend on which of the two is
+// i, so one value serves the pair whichever way it is asked.
 func (e *extractor) frame(i, j int, f *float32) float32 {
 	if *f < 0 {
 		*f = content.FrameAt(e.mems[i], e.mems[j], e.qat[i], e.qat[j])

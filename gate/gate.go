@@ -273,11 +273,10 @@ func (g *Gate) lifts(s *scratch) {
 
 // contentReason returns the reason of the content group whose removal
 // raises the fit most (s.lift), if it raises its log-odds by minReasonLift
-// or more
-// and more than any group without a reason, and if the group's evidence is
-// there (evidence), or instruction_in_content in place of a belief that
-// hides one; "" when no content explains the low fit, and the gate
-// defers. A weaker group is never named in the place of the strongest:
+// or more and more than any group without a reason, and if the group's
+// evidence is there (evidence), or instruction_in_content in place of a
+// belief that hides one; "" when no content explains the low fit (or the
+// network overflowed, and every lift is NaN), and the gate defers. A weaker group is never named in the place of the strongest:
 // when what lowered the fit most has no evidence (low similarity alone,
 // say, which is the retriever's business), the gate defers rather than
 // blame a cue that explains little.

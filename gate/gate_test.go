@@ -136,7 +136,8 @@ func cand(id, text string, auth memory.Authority, domain string, q []float32) *a
 
 // contentReasons are the reasons the gate may lower a decision with.
 var contentReasons = []admit.Reason{admit.ReasonInstructionContent, admit.ReasonBeliefOnObjective, admit.ReasonNewerOnSubject,
-	admit.ReasonTopicMismatch, admit.ReasonRestatesRevoked, admit.ReasonConflictingAnswers, admit.ReasonGateUncertain, admit.ReasonGateOutOfRange}
+	admit.ReasonTopicMismatch, admit.ReasonRestatesRevoked, admit.ReasonSensitiveForTask, admit.ReasonConflictingAnswers,
+	admit.ReasonGateUncertain, admit.ReasonGateOutOfRange}
 
 func TestJudge(t *testing.T) {
 	g := shipped(t)
@@ -311,7 +312,7 @@ func BenchmarkGate50Disputed(b *testing.B) {
 			b.Fatalf("%s: %s %v, want conflicting_answers", r.MemoryID, r.Decision, r.Reasons)
 		}
 	}
-	benchGate2(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
+	benchGateOn(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
 }
 
 // BenchmarkGate50Dated is BenchmarkGate50 with each memory written an hour
@@ -325,7 +326,7 @@ func BenchmarkGate50Dated(b *testing.B) {
 	for i := range cands {
 		cands[i].Memory.CreatedAt = now.Add(-time.Duration(i+1) * time.Hour)
 	}
-	benchGate2(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
+	benchGateOn(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
 }
 
 // BenchmarkGate50Mixed is BenchmarkGate50Dated on 50 different texts
@@ -348,7 +349,7 @@ func BenchmarkGate50Mixed(b *testing.B) {
 		cands[i] = cand(fmt.Sprintf("m%d", i), texts[i], auths[i%len(auths)], "", cands[i].QueryVector)
 		cands[i].Memory.CreatedAt = now.Add(-time.Duration(i+1) * time.Hour)
 	}
-	benchGate2(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
+	benchGateOn(b, g, actx, cands, results, func() { clear(c.cur); clear(c.old); clear(c.seenOnce); c.curBytes = 0 })
 }
 
 // BenchmarkGate50NoCache is BenchmarkGate50 on a gate without an analysis
@@ -368,12 +369,12 @@ func BenchmarkGate50Cached(b *testing.B) {
 // benchGate times g on 50 candidates, calling before first in each call.
 func benchGate(b *testing.B, g *Gate, before func()) {
 	actx, cands, results := benchCands(50)
-	benchGate2(b, g, actx, cands, results, before)
+	benchGateOn(b, g, actx, cands, results, before)
 }
 
-// benchGate2 times g on the given candidates, calling before first in each
+// benchGateOn times g on the given candidates, calling before first in each
 // call.
-func benchGate2(b *testing.B, g *Gate, actx *admit.Context, cands []*admit.Candidate, results []*admit.Result, before func()) {
+func benchGateOn(b *testing.B, g *Gate, actx *admit.Context, cands []*admit.Candidate, results []*admit.Result, before func()) {
 	b.ReportAllocs()
 	benchstats.Loop(b, func() {
 		before()

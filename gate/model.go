@@ -200,7 +200,9 @@ func (s *scratch) ensure(n, d int) {
 }
 
 // forward returns the fit score for the feature vector in s.x, keeping the
-// first layer's pre-activations in s.z1 and the fit's log-odds in s.logit.
+// first layer's pre-activations in s.z1 and the fit's log-odds in s.logit
+// (NaN when the activations overflow: then the fit is 0 and no group is
+// named as the reason for it).
 func (m *Model) forward(s *scratch) float64 {
 	n := m.stride
 	for j := range s.z1 {
@@ -241,9 +243,8 @@ func (m *Model) fromFirst(s *scratch, z1 []float32) float64 {
 }
 
 // without returns the fit's log-odds with the features x[start:end] set to
-// zero, from
-// the pre-activations of the last forward pass: only the removed group's
-// contribution to the first layer is recomputed.
+// zero, from the pre-activations of the last forward pass: only the
+// removed group's contribution to the first layer is recomputed.
 func (m *Model) without(s *scratch, start, end int, z []float32) float64 {
 	copy(z, s.z1)
 	h := len(z)

@@ -126,7 +126,10 @@ type Analysis struct {
 	Domain [NumDomains]float32 // share of domain words per domain
 	// DomainWords is how many words matched any domain lexicon.
 	DomainWords int
-	Words       []uint64
+	// Words holds the hashes of the content words, sorted, each once. Set
+	// by Analyze, with a mask of it that Overlap and Subject rely on: it
+	// is not to be changed afterwards.
+	Words []uint64
 	// Seq holds the hashes of every word (stopwords too), in order, for
 	// Frame.
 	Seq []uint64
@@ -366,7 +369,7 @@ func FrameAt(a, b *Analysis, qa, qb []int32) float32 {
 // differs from the other text in framing fr.
 func differsAt(at []int32, n, lead int, fr framing) bool {
 	for _, k := range at {
-		if k := int(k); k < lead || k >= lead+fr.p && k < n-fr.s {
+		if i := int(k); i < lead || (i >= lead+fr.p && i < n-fr.s) {
 			return true
 		}
 	}

@@ -375,7 +375,7 @@ func sameAnalysis(a, b *Analysis) bool {
 	return a.Cues == b.Cues && a.Domain == b.Domain && a.DomainWords == b.DomainWords && a.Tokens == b.Tokens &&
 		a.Bytes == b.Bytes && a.Upper == b.Upper && slices.Equal(a.Words, b.Words) && slices.Equal(a.Seq, b.Seq) &&
 		slices.Equal(a.Names, b.Names) && a.Roles == b.Roles && a.Several == b.Several && a.Hedged == b.Hedged &&
-		slices.Equal(a.Possessors, b.Possessors)
+		slices.Equal(a.Possessors, b.Possessors) && a.wordBits == b.wordBits
 }
 
 func BenchmarkAnalyze1k(b *testing.B) {
