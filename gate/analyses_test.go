@@ -8,10 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/embed"
 	"github.com/memgate/memgate/gate/content"
+	"github.com/memgate/memgate/memory"
 )
 
 // judgeAll runs g on a copy of cands with fresh results.
@@ -163,11 +165,40 @@ func TestAnalysisCacheKeyIsTheTasksUser(t *testing.T) {
 }
 
 // TestAnalysisCacheConcurrent: concurrent admissions share one gate and its
-// cache (run with -race).
+// cache (run with -race), on one template and on a question for a name
+// whose memories, half of them dated, dispute each other.
 func TestAnalysisCacheConcurrent(t *testing.T) {
+	actx, cands, _ := benchCands(50)
+	t.Run("template", func(t *testing.T) { judgeConcurrently(t, actx, cands) })
+	const query = "Which insurer handles claim 4471 for the Harbour Street flat?"
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, query)
+	auths := []memory.Authority{memory.AuthorityExternal, memory.AuthorityUserConfirmed, memory.AuthorityModelInferred, ""}
+	disputed := make([]*admit.Candidate, 30)
+	for i := range disputed {
+		c := cand(fmt.Sprintf("d%d", i), fmt.Sprintf("Claim 4471 for the Harbour Street flat is handled by Insurer%c Mutual.", 'A'+i%7),
+			auths[i%len(auths)], "", q)
+		c.Query = query
+		if i%2 == 0 {
+			c.Memory.CreatedAt = now.Add(-time.Duration(i+1) * time.Hour)
+		}
+		disputed[i] = c
+	}
+	ask := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+	t.Run("disputed", func(t *testing.T) {
+		want := judgeConcurrently(t, ask, disputed)
+		if !slices.ContainsFunc(want, func(r admit.Result) bool { return slices.Contains(r.Reasons, admit.ReasonConflictingAnswers) }) {
+			t.Error("no memory disputed: the set does not reach the rule")
+		}
+	})
+}
+
+// judgeConcurrently has four goroutines judge cands twenty times each with
+// one gate whose small cache turns over, and checks every decision against
+// a lone gate's, which it returns.
+func judgeConcurrently(t *testing.T, actx *admit.Context, cands []*admit.Candidate) []admit.Result {
 	g := New(shipped(t).Model())
 	g.analyses = newAnalyses(32 << 10) // small: generations turn over under load
-	actx, cands, _ := benchCands(50)
 	want := judgeAll(t, New(g.Model()), actx, cands)
 	var wg sync.WaitGroup
 	errs := make(chan string, 4)
@@ -196,6 +227,7 @@ func TestAnalysisCacheConcurrent(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
+	return want
 }
 
 // TestCloneOwnsItsLists: the cache keeps a clone while the analyzer's own

@@ -575,6 +575,11 @@ func TestConflictingAnswers(t *testing.T) {
 		{"a later planted value", fact, dunmore, moved, confirmed, ext, true, false, true},
 		{"a later planted value on a past question", past, dunmore, moved, confirmed, ext, true, false, true},
 		{"a yes-no question", yesNo, dunmore, kilbride, ext, ext, false, false, false},
+		{"a later change announced", fact, dunmore, "The Fernwood botanical archive has now moved to Kilbride.", ext, ext, true, false, false},
+		{"a role that changed hands", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
+			"Fernwood Labs appointed Omar Reyes, who runs it as CEO.", ext, ext, true, false, false},
+		{"a role, undated", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
+			"Fernwood Labs appointed Omar Reyes, who runs it as CEO.", ext, ext, false, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := make([]float32, embed.BuiltinDim)
