@@ -340,8 +340,9 @@ type extractor struct {
 	answers []bool
 	asked   []content.QuestionWords // per candidate: the query's keys it holds
 	// qat is, per candidate, where the query's words stand in its text
-	// (content.QuestionAt), for the Frame of every pair.
-	qat [][]int32
+	// (content.QuestionAt), for the Frame of dated pairs: nil until found
+	// (questionAt), in the buffer qatBuf keeps.
+	qat, qatBuf [][]int32
 	// restatedTrusted is, per candidate, whether a trusted memory restates
 	// a withdrawn text: not a feature (a withdrawn text's authority is
 	// unknown, so it is no peer of a trusted memory), but the gate flags it.
@@ -422,7 +423,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	e.trust, e.restatedTrusted, e.replaced = growB(e.trust, n), growB(e.restatedTrusted, n), growB(e.replaced, n)
 	e.disputed, e.answers = growB(e.disputed, n), growB(e.answers, n)
 	e.asked = slices.Grow(e.asked[:0], n)[:n]
-	e.qat = grow(e.qat, n)
+	e.qat, e.qatBuf = grow(e.qat, n), grow(e.qatBuf, n)
 	roleKeys := content.RoleKeys(e.keys)
 	for i, c := range cands {
 		e.norms[i] = norm(vecs[i])
@@ -439,7 +440,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		e.newerC[i], e.newerJ[i], e.olderC[i], e.olderJ[i] = 0, 0, 0, 0
 		e.newerF[i], e.newerX[i] = 0, 0
 		e.dupMax[i], e.dupN[i] = 0, 0
-		e.qat[i] = content.QuestionAt(e.qat[i][:0], e.mems[i], &e.query)
+		e.qat[i] = nil // found when a frame needs it (frame)
 	}
 	// The candidate set: for each memory, how close it is to a newer and
 	// to an older memory of the set, and how many near-duplicates it has,
@@ -685,10 +686,29 @@ func (e *extractor) mayUpdate(older, newer int, pairFrame *float32) bool {
 // i, so one value serves the pair whichever way it is asked.
 func (e *extractor) frame(i, j int, f *float32) float32 {
 	if *f < 0 {
-		*f = content.FrameAt(e.mems[i], e.mems[j], e.qat[i], e.qat[j])
+		*f = content.FrameAt(e.mems[i], e.mems[j], e.questionAt(i), e.questionAt(j))
 	}
 	return *f
 }
+
+// questionAt returns where the query's words stand in candidate i's text
+// (content.QuestionAt), finding them on first use: only dated pairs need
+// them.
+func (e *extractor) questionAt(i int) []int32 {
+	if e.qat[i] == nil {
+		at := content.QuestionAt(e.qatBuf[i][:0], e.mems[i], &e.query)
+		if at == nil {
+			at = noPlaces // none: empty but not nil, so as not to look again
+		} else {
+			e.qatBuf[i] = at[:0]
+		}
+		e.qat[i] = at
+	}
+	return e.qat[i]
+}
+
+// noPlaces is the non-nil empty list of places (questionAt).
+var noPlaces = []int32{}
 
 // writeMetadata encodes the memory's metadata and scope relations.
 func writeMetadata(f []float32, actx *admit.Context, c *admit.Candidate, now time.Time) {

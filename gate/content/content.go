@@ -261,14 +261,22 @@ func frames(a, b *Analysis, yield func(framing)) {
 		return // too short, or the shorter text differs nowhere
 	}
 	yield(framing{f: float32(p+s) / float32(n), p: p, s: s})
+	as, bs := a.Seq, b.Seq
 	for k := 1; k <= MaxLeadIn; k++ {
-		if fr, ok := frameAfterLeadIn(a, b, k); ok {
-			fr.leadA = k
-			yield(fr)
+		// A lead-in of k words in one text needs the other's first word
+		// right after it: checked here, as most pairs fail it, before
+		// the call (frameAfterLeadIn checks it again, with the rest).
+		if k < len(as) && as[k] == bs[0] {
+			if fr, ok := frameAfterLeadIn(a, b, k); ok {
+				fr.leadA = k
+				yield(fr)
+			}
 		}
-		if fr, ok := frameAfterLeadIn(b, a, k); ok {
-			fr.leadB = k
-			yield(fr)
+		if k < len(bs) && bs[k] == as[0] {
+			if fr, ok := frameAfterLeadIn(b, a, k); ok {
+				fr.leadB = k
+				yield(fr)
+			}
 		}
 	}
 }
