@@ -188,6 +188,13 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// justifies nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonConflictingAnswers, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
 		}
+		if !highAuthority && s.ext.mems[i].RequestsUnasked(&s.ext.query) {
+			// Text from anyone but the user or the system asks its reader
+			// to act (send, pay, grant, delete…) where the task does not:
+			// what an agent must not take as its instruction. The memory
+			// is shown, marked, and justifies nothing.
+			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonInstructionContent, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
+		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue
 		}

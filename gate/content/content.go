@@ -168,10 +168,43 @@ type Analysis struct {
 	// wordBits has one bit set per word of Words, by its hash: two texts
 	// whose bits do not meet share no word (shared).
 	wordBits [2]uint64
+	// requests holds, as Words hashes them, the first MaxRequests acts
+	// beyond a reply (actVerbs) that the text asks its reader for
+	// (Requests); nRequests how many it holds.
+	requests  [MaxRequests]uint64
+	nRequests int
 }
 
 // MaxNames bounds Analysis.Names.
 const MaxNames = 8
+
+// MaxRequests bounds the acts Analysis.Requests holds.
+const MaxRequests = 4
+
+// Requests returns the hashes (as Words holds them) of the acts beyond a
+// reply that the text asks its reader for, at most MaxRequests: the
+// command that opens a sentence ("Please transfer $500 to…", "Disable the
+// two-factor authentication…"), if it is one of those acts (actVerbs:
+// sending, paying, deleting, granting, booking…), and such commands joined
+// to it by "and" or "then" ("Find my flight and send a summary to…").
+// Reading, finding and writing the reply are no such acts, nor is a
+// question ("Can you share…?"), which asks the person it is put to, nor
+// a request to send or call the writer ("Please send me the address").
+func (a *Analysis) Requests() []uint64 { return a.requests[:a.nRequests] }
+
+// RequestsUnasked reports whether the text asks its reader for an act
+// (Requests) that query does not name: what a page, an e-mail or a tool's
+// output asks of whoever reads it, beside the task. "Please pay the
+// amount by bank transfer" on a bill asks for nothing unasked when the task
+// is to pay it.
+func (a *Analysis) RequestsUnasked(query *Analysis) bool {
+	for _, h := range a.Requests() {
+		if _, found := slices.BinarySearch(query.Words, h); !found {
+			return true
+		}
+	}
+	return false
+}
 
 // TopDomain returns the most frequent inferred domain and its share of
 // domain words, or -1 when no domain word occurs.
@@ -721,6 +754,11 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	for i := range len(seq) - 1 {
 		z.phrase(seq, i, &counts)
 	}
+	for i := range z.words {
+		if z.words[i].sentence {
+			z.request(i, seq, out)
+		}
+	}
 	n := float32(len(z.words))
 	sentences := 0
 	for i := range z.words {
@@ -1063,9 +1101,13 @@ const maxClauseWords = 40
 // word s (-1: none found), after a vocative and words that soften or
 // oblige it: "Translate…", "Please translate…", "Always end…", "You must
 // write…", "Assistant, add…". "You sent your reply…" is a statement.
-func (z *Analyzer) commandAt(s int) bool {
+func (z *Analyzer) commandAt(s int) bool { return z.commandVerb(s) >= 0 }
+
+// commandVerb returns the word at which a command verb opens the clause
+// that starts at word s, as commandAt reads it, or -1 for none.
+func (z *Analyzer) commandVerb(s int) int {
 	if s < 0 {
-		return false
+		return -1
 	}
 	if s < len(z.words)-1 && z.words[s].next == ',' {
 		s++ // a vocative: "Assistant, add…", "Bob, quote…"
@@ -1078,11 +1120,61 @@ func (z *Analyzer) commandAt(s int) bool {
 			if string(z.tok(k+1)) == "to" {
 				k++
 			}
+		case z.imperativeAt(k):
+			return k
 		default:
-			return z.imperativeAt(k)
+			return -1
 		}
 	}
-	return false
+	return -1
+}
+
+// request adds to out.requests the acts beyond a reply that the sentence
+// starting at word s asks for (Analysis.Requests): its opening command and
+// the commands joined to it by "and" or "then" before a full stop, a
+// question or exclamation mark or a semicolon (a colon may stand inside:
+// "(Username: john_hub) and send them to…"). A sentence starts after one
+// of those marks, a colon, or at a capital after a line break, a quote or
+// a bracket: a line broken inside a sentence starts none.
+func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
+	if s > 0 && !z.words[s].capital && !z.endsSentence(s-1) && z.words[s-1].next != ':' {
+		return // a line broken inside a sentence ("…adjust your standing\norder accordingly")
+	}
+	k := z.commandVerb(s)
+	if k < 0 {
+		return
+	}
+	z.addRequest(k, seq, out)
+	for j := k + 1; j < len(z.words) && j-k < maxClauseWords && !z.endsSentence(j-1); j++ {
+		if w := string(z.tok(j)); w == "and" || w == "then" {
+			m := j + 1
+			for m < len(z.words) && (string(z.tok(m)) == "then" || softeners[string(z.tok(m))]) {
+				m++ // "and then send", "and please send"
+			}
+			z.addRequest(m, seq, out)
+		}
+	}
+}
+
+// addRequest adds word k to out.requests if it is an act beyond a reply
+// (actVerbs) used as a verb, not named ("Email:", 'email': …), with two
+// words at least after it in the sentence, the first no number (not a
+// label or a heading: "Update (2006): …", "Transfer 2 of 3", "Subject:
+// Order update"), for someone other than the writer ("Please send me the
+// address" asks what a message asks its reader: to write back), if it is
+// not there yet and there is room.
+func (z *Analyzer) addRequest(k int, seq []uint64, out *Analysis) {
+	if k+2 >= len(z.words) || !actVerbs[string(z.tok(k))] || !z.verbAt(k) ||
+		z.words[k+1].sentence || z.words[k+2].sentence || isDigit(z.tok(k + 1)[0]) {
+		return
+	}
+	if next := string(z.tok(k + 1)); next == "me" || next == "us" {
+		return
+	}
+	if h := seq[k]; out.nRequests < MaxRequests && !slices.Contains(out.requests[:out.nRequests], h) {
+		out.requests[out.nRequests] = h
+		out.nRequests++
+	}
 }
 
 // imperativeAt reports whether word k, the first of a clause, reads as a

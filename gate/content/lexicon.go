@@ -342,6 +342,14 @@ var replyPrepositions = setOf("in into within throughout for")
 var replyVerbs = setOf("translate encode encrypt reverse format begin end finish conclude rewrite rephrase summarise summarize " +
 	"turn keep limit wrap prefix put mention sign spell mark ensure embed incorporate integrate weave quote cite state describe ask")
 
+// actVerbs are commands to act beyond the reply: on money, access, data
+// held elsewhere, devices, bookings or other people. Reading, finding and
+// writing the reply are not among them: a request for those asks the agent
+// for nothing it would not do for the task (Analysis.Requests).
+var actVerbs = setOf("send forward transfer wire pay deposit withdraw delete remove erase wipe disable enable grant revoke " +
+	"share upload download install uninstall move redirect change update modify reset unlock lock cancel approve purchase buy " +
+	"order book schedule invite email text call post publish sell deactivate activate rename replace archive export submit")
+
 // statementOpeners start statements, not commands, though they look like a
 // verb's base form: "Per your reply…", "Got your answer", "Appreciate your
 // response", "Re your response of 3 May".
