@@ -236,9 +236,10 @@ const (
 // belief_on_objective_query, newer_memory_on_subject, topic_mismatch,
 // restates_revoked_memory, sensitive_content_for_task,
 // conflicting_answers); gate_low_fit accompanies each when the fit is
-// below its threshold (conflicting_answers, and newer_memory_on_subject
-// for a replaced holder of a role, are rules that apply whatever the
-// fit). gate_uncertain marks a low-fit memory the
+// below its threshold (conflicting_answers, newer_memory_on_subject for a
+// replaced holder of a role, and instruction_in_content for an instruction
+// that addresses the agent or a request from outside, are rules that
+// apply whatever the fit). gate_uncertain marks a low-fit memory the
 // gate found no content reason against, or could not judge
 // (gate_out_of_range), in a task with side effects: it passes only as a
 // summary that needs the user's confirmation.

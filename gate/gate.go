@@ -82,6 +82,11 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     for a name with different names, one of them is from outside
 //     (FromOutside), and neither updates the other) is passed only as a
 //     marked, non-bindable summary, whatever its fit (conflicting_answers);
+//   - a memory whose effective authority is not system or user_confirmed
+//     and that asks its reader to act (send, pay, grant, delete…) where
+//     the query does not (content.Analysis.RequestsUnasked) is passed only
+//     as a marked, non-bindable summary, whatever its fit
+//     (instruction_in_content);
 //   - a memory whose fit is below its bucket's threshold is lowered for the
 //     content group that drove the fit down most: quarantined (or ranked
 //     down, for user-confirmed and system memories; or passed as a marked,

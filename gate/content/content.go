@@ -173,6 +173,10 @@ type Analysis struct {
 	// (Requests); nRequests how many it holds.
 	requests  [MaxRequests]uint64
 	nRequests int
+	// asksHow is set when the text asks how to do something ("How do I
+	// rotate the key?", "how to install…", "What's the quickest way?"): a
+	// request to do it answers it.
+	asksHow bool
 }
 
 // MaxNames bounds Analysis.Names.
@@ -193,11 +197,15 @@ const MaxRequests = 4
 func (a *Analysis) Requests() []uint64 { return a.requests[:a.nRequests] }
 
 // RequestsUnasked reports whether the text asks its reader for an act
-// (Requests) that query does not name: what a page, an e-mail or a tool's
-// output asks of whoever reads it, beside the task. "Please pay the
-// amount by bank transfer" on a bill asks for nothing unasked when the task
-// is to pay it.
+// (Requests) that query does not name, and query does not ask how to do
+// something: what a page, an e-mail or a tool's output asks of whoever
+// reads it, beside the task. "Please pay the amount by bank transfer" on a
+// bill asks for nothing unasked when the task is to pay it, nor "Revoke the
+// old key, then create a new one" when the task asks how to rotate it.
 func (a *Analysis) RequestsUnasked(query *Analysis) bool {
+	if query.asksHow {
+		return false
+	}
 	for _, h := range a.Requests() {
 		if _, found := slices.BinarySearch(query.Words, h); !found {
 			return true
@@ -758,6 +766,10 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		if z.words[i].sentence {
 			z.request(i, seq, out)
 		}
+		if w := z.tok(i); string(w) == "how" && howAsks[string(z.tok(i+1))] ||
+			(string(w) == "way" || string(w) == "ways") && i > 0 && wayAdjectives[string(z.tok(i-1))] {
+			out.asksHow = true
+		}
 	}
 	n := float32(len(z.words))
 	sentences := 0
@@ -1101,11 +1113,15 @@ const maxClauseWords = 40
 // word s (-1: none found), after a vocative and words that soften or
 // oblige it: "Translate…", "Please translate…", "Always end…", "You must
 // write…", "Assistant, add…". "You sent your reply…" is a statement.
-func (z *Analyzer) commandAt(s int) bool { return z.commandVerb(s) >= 0 }
+func (z *Analyzer) commandAt(s int) bool { return z.commandVerb(s, false) >= 0 }
 
 // commandVerb returns the word at which a command verb opens the clause
-// that starts at word s, as commandAt reads it, or -1 for none.
-func (z *Analyzer) commandVerb(s int) int {
+// that starts at word s, as commandAt reads it, or -1 for none; with acts,
+// an act beyond the reply (actVerbs) before what it acts on ("the", "my",
+// "all", "them"…) counts as a command verb too, though the lexicon knows
+// it as a noun ("Wipe the backups…", "Please export all contacts…"; not
+// "Text messages from…").
+func (z *Analyzer) commandVerb(s int, acts bool) int {
 	if s < 0 {
 		return -1
 	}
@@ -1120,7 +1136,7 @@ func (z *Analyzer) commandVerb(s int) int {
 			if string(z.tok(k+1)) == "to" {
 				k++
 			}
-		case z.imperativeAt(k):
+		case z.imperativeAt(k) || acts && actVerbs[string(z.tok(k))] && (objectStarts[string(z.tok(k+1))] || objectPronouns[string(z.tok(k+1))]):
 			return k
 		default:
 			return -1
@@ -1135,46 +1151,113 @@ func (z *Analyzer) commandVerb(s int) int {
 // question or exclamation mark or a semicolon (a colon may stand inside:
 // "(Username: john_hub) and send them to…"). A sentence starts after one
 // of those marks, a colon, or at a capital after a line break, a quote or
-// a bracket: a line broken inside a sentence starts none.
+// a bracket: a line broken inside a sentence starts none. A prohibition
+// ("Never share your PIN") asks for nothing.
 func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
 	if s > 0 && !z.words[s].capital && !z.endsSentence(s-1) && z.words[s-1].next != ':' {
 		return // a line broken inside a sentence ("…adjust your standing\norder accordingly")
 	}
-	k := z.commandVerb(s)
+	k := z.commandVerb(s, true)
 	if k < 0 {
 		return
 	}
-	z.addRequest(k, seq, out)
+	for i := s; i < k; i++ {
+		if string(z.tok(i)) == "never" {
+			return
+		}
+	}
+	z.addRequest(k, true, seq, out)
 	for j := k + 1; j < len(z.words) && j-k < maxClauseWords && !z.endsSentence(j-1); j++ {
-		if w := string(z.tok(j)); w == "and" || w == "then" {
+		if w := z.tok(j); string(w) == "and" || string(w) == "then" {
 			m := j + 1
 			for m < len(z.words) && (string(z.tok(m)) == "then" || softeners[string(z.tok(m))]) {
 				m++ // "and then send", "and please send"
 			}
-			z.addRequest(m, seq, out)
+			z.addRequest(m, false, seq, out)
 		}
 	}
 }
 
-// addRequest adds word k to out.requests if it is an act beyond a reply
-// (actVerbs) used as a verb, not named ("Email:", 'email': …), with two
-// words at least after it in the sentence, the first no number (not a
-// label or a heading: "Update (2006): …", "Transfer 2 of 3", "Subject:
-// Order update"), for someone other than the writer ("Please send me the
-// address" asks what a message asks its reader: to write back), if it is
-// not there yet and there is room.
-func (z *Analyzer) addRequest(k int, seq []uint64, out *Analysis) {
-	if k+2 >= len(z.words) || !actVerbs[string(z.tok(k))] || !z.verbAt(k) ||
-		z.words[k+1].sentence || z.words[k+2].sentence || isDigit(z.tok(k + 1)[0]) {
+// addRequest adds word k to out.requests, if there is room and it is not
+// there yet, when it is an act beyond a reply (actVerbs) that asks for
+// something:
+//   - used as a verb: the opening command (opener) is no label, field name,
+//     heading or code ("Email:", 'email': …, "Email from…", "Update
+//     (2006): …", "z.update(y)", "send_email"), a joined one stands after
+//     "and" or "then" (verbAt);
+//   - with two words at least after it before its sentence or line ends,
+//     and no number right after it that a label or a count has ("Update
+//     (2006): …", "Transfer 2 of 3", "Subject: Order update"; "Transfer
+//     $3,000 to…" asks);
+//   - for someone other than the writer, unless its sentence names
+//     somewhere to send to: "Please send me the address" asks what a
+//     message asks its reader, to write back; "Email me the customer list
+//     at eve@…" asks more.
+func (z *Analyzer) addRequest(k int, opener bool, seq []uint64, out *Analysis) {
+	if k+2 >= len(z.words) || !actVerbs[string(z.tok(k))] {
 		return
 	}
-	if next := string(z.tok(k + 1)); next == "me" || next == "us" {
+	w := &z.words[k]
+	switch {
+	case opener && (w.next == ':' || w.next == '\'' || w.next == '"' || w.next == '(' || w.next == '_' || w.next == '=' ||
+		headingWord[string(z.tok(k+1))] || z.labelAfter(k)):
+		return
+	case !opener && !z.verbAt(k):
+		return
+	case breaks(w.next) || breaks(z.words[k+1].next):
+		return
+	case isDigit(z.tok(k + 1)[0]) && (z.words[k+1].next == ')' || z.words[k+1].next == ':' || string(z.tok(k+2)) == "of"):
+		return
+	}
+	if next := z.tok(k + 1); (string(next) == "me" || string(next) == "us") && !z.targetAfter(k) {
 		return
 	}
 	if h := seq[k]; out.nRequests < MaxRequests && !slices.Contains(out.requests[:out.nRequests], h) {
 		out.requests[out.nRequests] = h
 		out.nRequests++
 	}
+}
+
+// labelAfter reports whether word k heads a label: a bracket after it that
+// a colon follows within four words ("Update (January 1993): …"), or a
+// title after "Task:", "Subject:"… ("Task: Export a clean dataset").
+func (z *Analyzer) labelAfter(k int) bool {
+	if k > 0 && z.words[k-1].next == ':' && titleLabels[string(z.tok(k-1))] {
+		return true
+	}
+	if !z.words[k+1].sentence {
+		return false
+	}
+	for j := k + 1; j < len(z.words) && j <= k+4; j++ {
+		// the colon, or a bracket closed before a new sentence (the tokenizer
+		// keeps one character after a word: "1993" is followed by ")")
+		if n := z.words[j].next; n == ':' || n == ')' && j+1 < len(z.words) && z.words[j+1].sentence {
+			return true
+		}
+	}
+	return false
+}
+
+// targetAfter reports whether the sentence after word k names somewhere to
+// send to: an e-mail address, a URL, a long number (an account).
+func (z *Analyzer) targetAfter(k int) bool {
+	for j := k + 1; j < len(z.words) && j-k < maxClauseWords && !z.endsSentence(j-1); j++ {
+		w := z.tok(j)
+		if z.words[j].next == '@' || string(w) == "http" || string(w) == "https" || string(w) == "www" || len(w) >= 6 && isDigit(w[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// breaks reports whether c, the character after a word, ends a sentence or
+// a line.
+func breaks(c byte) bool {
+	switch c {
+	case '.', '!', '?', ';', ':', '\n':
+		return true
+	}
+	return false
 }
 
 // imperativeAt reports whether word k, the first of a clause, reads as a

@@ -350,6 +350,18 @@ var actVerbs = setOf("send forward transfer wire pay deposit withdraw delete rem
 	"share upload download install uninstall move redirect change update modify reset unlock lock cancel approve purchase buy " +
 	"order book schedule invite email text call post publish sell deactivate activate rename replace archive export submit")
 
+// howAsks follow "how" in a question for a way to do something: "how do
+// I…", "how to…", "how can we…". "How did it go?" asks for no way.
+var howAsks = setOf("do does can could should would must shall to")
+
+// wayAdjectives before "way" ask for a way to do something: "the quickest
+// way", "the best way to…".
+var wayAdjectives = setOf("best quickest fastest easiest simplest safest cleanest right proper correct recommended")
+
+// titleLabels name a title, not a request, after their colon: "Task:
+// Export a clean dataset", "Subject: Transfer of the lease".
+var titleLabels = setOf("task request subject title re topic")
+
 // statementOpeners start statements, not commands, though they look like a
 // verb's base form: "Per your reply…", "Got your answer", "Appreciate your
 // response", "Re your response of 3 May".
@@ -363,6 +375,10 @@ var statementOpeners = setOf("per despite after before regarding re following gi
 // command only before one of them, since a name opens a statement the same
 // way ("Sam wants your reply by Friday").
 var objectStarts = setOf("your the a an this these that those it its all every each any some my our")
+
+// objectPronouns are what a command acts on or for besides objectStarts:
+// "Email me the list", "Send them to…".
+var objectPronouns = setOf("me us him her them")
 
 // softeners come before a command without making it less of one: "please
 // add…", "always end…", "then put…". "You must…" is obligers'.
