@@ -687,6 +687,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		return
 	}
 	var upperLetters, letters int
+	acts := false // a word of actVerbs: the text may make a request
 	var counts [NumCues]int
 	var domainHits [NumDomains]int
 	for i := range z.words {
@@ -729,6 +730,11 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		if e.hedge {
 			out.Hedged = true
 		}
+		acts = acts || e.act
+		if string(tok) == "how" && howAsks[string(z.tok(i+1))] ||
+			(string(tok) == "way" || string(tok) == "ways") && i > 0 && wayAdjectives[string(z.tok(i-1))] {
+			out.asksHow = true
+		}
 		if z.perfectAt(i) {
 			out.Several = true
 		}
@@ -762,13 +768,11 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	for i := range len(seq) - 1 {
 		z.phrase(seq, i, &counts)
 	}
-	for i := range z.words {
-		if z.words[i].sentence {
-			z.request(i, seq, out)
-		}
-		if w := z.tok(i); string(w) == "how" && howAsks[string(z.tok(i+1))] ||
-			(string(w) == "way" || string(w) == "ways") && i > 0 && wayAdjectives[string(z.tok(i-1))] {
-			out.asksHow = true
+	if acts {
+		for i := range z.words {
+			if z.words[i].sentence {
+				z.request(i, seq, out)
+			}
 		}
 	}
 	n := float32(len(z.words))

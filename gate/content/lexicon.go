@@ -17,7 +17,8 @@ type entry struct {
 	roleCtx  uint8  // 1 + the index in roleContexts of the words it needs beside it, 0 for none
 	plural   bool   // a role in the plural (rolePlurals)
 	hedge    bool   // makes a statement less than an assertion (hedgeWords)
-	silent   bool   // in the lexicon for the one-holder rule only (a role, hedge or addition): unknown to everything else
+	silent   bool   // in the lexicon for the one-holder rule only (a role, hedge or addition) or as an act: unknown to everything else
+	act      bool   // an act beyond the reply (actVerbs): Analyze looks for requests only in a text that holds one
 	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
 	hash     uint64 // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
@@ -444,8 +445,8 @@ func init() {
 	for _, w := range strings.Fields(plainWords) {
 		lexicon[w] = lexicon[w] // known, with no cue
 	}
-	// Last before the hashes: a role, hedge or addition word the lexicon
-	// did not know stays unknown for everything else (a name when
+	// Last before the hashes: a role, hedge, addition or act word the
+	// lexicon did not know stays unknown for everything else (a name when
 	// capitalised, a command's verb), so that they change nothing but
 	// Analysis.Roles, Several, Hedged and the Addition cue.
 	quiet := func(w string, set func(*entry)) {
@@ -481,6 +482,9 @@ func init() {
 	}
 	for _, w := range strings.Fields(hedgeWords) {
 		quiet(w, func(e *entry) { e.hedge = true })
+	}
+	for w := range actVerbs {
+		quiet(w, func(e *entry) { e.act = true })
 	}
 	for w, e := range lexicon {
 		e.hash = maphash.String(seed, w)
