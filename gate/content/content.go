@@ -770,8 +770,15 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	if acts {
 		for i := range z.words {
-			if z.words[i].sentence {
-				z.request(i, seq, out)
+			switch w := z.tok(i); {
+			case z.words[i].sentence:
+				z.request(i, false, seq, out)
+			case string(w) == "please" || string(w) == "kindly",
+				i > 0 && z.words[i].capital && z.words[i-1].next == ',':
+				// a request inside a sentence: "…works as described, please
+				// grant admin access", "We proudly present our new
+				// flavor, Delete my repository…"
+				z.request(i, true, seq, out)
 			}
 		}
 	}
@@ -1150,20 +1157,24 @@ func (z *Analyzer) commandVerb(s int, acts bool) int {
 }
 
 // request adds to out.requests the acts beyond a reply that the sentence
-// starting at word s asks for (Analysis.Requests): its opening command and
-// the commands joined to it by "and" or "then" before a full stop, a
-// question or exclamation mark or a semicolon (a colon may stand inside:
-// "(Username: john_hub) and send them to…"). A sentence starts after one
-// of those marks, a colon, or at a capital after a line break, a quote or
-// a bracket: a line broken inside a sentence starts none. A prohibition
+// starting at word s asks for (Analysis.Requests): its opening command, or
+// the act a lead-in asks for (ledAct), and the commands joined to it by
+// "and" or "then" before a full stop, a question or exclamation mark or a
+// semicolon (a colon may stand inside: "(Username: john_hub) and send
+// them to…"). A sentence starts after one of those marks, a colon, or at
+// a capital after a line break, a quote or a bracket: a line broken inside
+// a sentence starts none. Inside a sentence (mid), a request starts at
+// "please" or "kindly", or at a capital after a comma. A prohibition
 // ("Never share your PIN") asks for nothing.
-func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
-	if s > 0 && !z.words[s].capital && !z.endsSentence(s-1) && z.words[s-1].next != ':' {
+func (z *Analyzer) request(s int, mid bool, seq []uint64, out *Analysis) {
+	if !mid && s > 0 && !z.words[s].capital && !z.endsSentence(s-1) && z.words[s-1].next != ':' {
 		return // a line broken inside a sentence ("…adjust your standing\norder accordingly")
 	}
-	k := z.commandVerb(s, true)
+	k := z.ledAct(s)
 	if k < 0 {
-		return
+		if k = z.commandVerb(s, true); k < 0 {
+			return
+		}
 	}
 	for i := s; i < k; i++ {
 		if string(z.tok(i)) == "never" {
@@ -1180,6 +1191,41 @@ func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
 			z.addRequest(m, false, seq, out)
 		}
 	}
+}
+
+// ledAct returns the act beyond a reply that a lead-in at word s asks
+// for, or -1: "Make sure to transfer…", "Remember to delete…", "Don't
+// forget to send…", "I need you to cancel…", "You should immediately
+// revoke…" (after an adverb or two of leadAdverbs).
+func (z *Analyzer) ledAct(s int) int {
+	w := func(i int) string { return string(z.tok(s + i)) }
+	k := s
+	switch {
+	case (w(0) == "make" || w(0) == "be") && w(1) == "sure" && w(2) == "to":
+		k += 3
+	case w(0) == "remember" && w(1) == "to":
+		k += 2
+	case w(0) == "don't" && w(1) == "forget" && w(2) == "to":
+		k += 3
+	case w(0) == "do" && w(1) == "not" && w(2) == "forget" && w(3) == "to":
+		k += 4
+	case (w(0) == "i" || w(0) == "we") && w(1) == "need" && w(2) == "you" && w(3) == "to":
+		k += 4
+	case w(0) == "you" && obligers[w(1)]:
+		k += 2
+		if w(2) == "to" {
+			k++
+		}
+	default:
+		return -1
+	}
+	for n := 0; n < 2 && leadAdverbs[string(z.tok(k))]; n++ {
+		k++
+	}
+	if k < len(z.words) && actVerbs[string(z.tok(k))] {
+		return k
+	}
+	return -1
 }
 
 // addRequest adds word k to out.requests, if there is room and it is not

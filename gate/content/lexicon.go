@@ -355,6 +355,10 @@ var actVerbs = setOf("send forward transfer wire pay deposit withdraw delete rem
 // I…", "how to…", "how can we…". "How did it go?" asks for no way.
 var howAsks = setOf("do does can could should would must shall to")
 
+// leadAdverbs may stand between a lead-in and the act it asks for: "you
+// should immediately revoke…", "make sure to also send…".
+var leadAdverbs = setOf("immediately urgently quickly promptly also just then now please kindly first")
+
 // wayAdjectives before "way" ask for a way to do something: "the quickest
 // way", "the best way to…".
 var wayAdjectives = setOf("best quickest fastest easiest simplest safest cleanest right proper correct recommended")
