@@ -188,12 +188,15 @@ const MaxRequests = 4
 // Requests returns the hashes (as Words holds them) of the acts beyond a
 // reply that the text asks its reader for, at most MaxRequests: the
 // command that opens a sentence ("Please transfer $500 to…", "Disable the
-// two-factor authentication…"), if it is one of those acts (actVerbs:
-// sending, paying, deleting, granting, booking…), and such commands joined
-// to it by "and" or "then" ("Find my flight and send a summary to…").
-// Reading, finding and writing the reply are no such acts, nor is a
-// question ("Can you share…?"), which asks the person it is put to, nor
-// a request to send or call the writer ("Please send me the address").
+// two-factor authentication…"), or follows "please", "kindly" or a comma
+// inside one ("…works as described, please grant admin access"), or a
+// lead-in ("Make sure to transfer…", "I need you to cancel…"), if it is
+// one of those acts (actVerbs: sending, paying, deleting, granting,
+// booking…), and such commands joined to it by "and" or "then" ("Find my
+// flight and send a summary to…"). Reading, finding and writing the reply
+// are no such acts, nor is a question ("Can you share…?"), which asks the
+// person it is put to, nor a prohibition ("Never share your PIN"), nor a
+// request to send or call the writer ("Please send me the address").
 func (a *Analysis) Requests() []uint64 { return a.requests[:a.nRequests] }
 
 // RequestsUnasked reports whether the text asks its reader for an act

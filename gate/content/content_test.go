@@ -311,9 +311,10 @@ func TestNamesOther(t *testing.T) {
 }
 
 // TestRequests: a text asks its reader for an act beyond a reply (sending,
-// paying, granting, deleting…) with a command that opens a sentence,
-// anywhere in a record's fields, or a question put as a request; only an act
-// the query does not name counts.
+// paying, granting, deleting…) with a command that opens a sentence
+// (anywhere in a record's fields), that follows "please" or a comma inside
+// one, or that a lead-in asks for; only an act the query does not name, on
+// a query that does not ask how to do something, counts.
 func TestRequests(t *testing.T) {
 	const payBill = "Can you please pay the December bill for me?"
 	tests := []struct {
@@ -717,7 +718,8 @@ func TestWordListsHoldWords(t *testing.T) {
 		}
 	}
 	for name, set := range map[string]map[string]bool{"addressing": addressing, "titles": titles, "verbIntro": verbIntro,
-		"headingWord": headingWord, "addressIntro": addressIntro, "modal": modal, "actVerbs": actVerbs, "howAsks": howAsks, "objectPronouns": objectPronouns, "wayAdjectives": wayAdjectives, "titleLabels": titleLabels, "leadAdverbs": leadAdverbs} {
+		"headingWord": headingWord, "addressIntro": addressIntro, "modal": modal, "actVerbs": actVerbs, "howAsks": howAsks,
+		"objectPronouns": objectPronouns, "wayAdjectives": wayAdjectives, "titleLabels": titleLabels, "leadAdverbs": leadAdverbs} {
 		for w := range set {
 			one(name+" word", w)
 		}

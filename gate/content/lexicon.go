@@ -452,7 +452,7 @@ func init() {
 	// Last before the hashes: a role, hedge, addition or act word the
 	// lexicon did not know stays unknown for everything else (a name when
 	// capitalised, a command's verb), so that they change nothing but
-	// Analysis.Roles, Several, Hedged and the Addition cue.
+	// Analysis.Roles, Several, Hedged, Requests and the Addition cue.
 	quiet := func(w string, set func(*entry)) {
 		e, known := lexicon[w]
 		if !known {
