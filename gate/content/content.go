@@ -173,6 +173,9 @@ type Analysis struct {
 	// (Requests); nRequests how many it holds.
 	requests  [MaxRequests]uint64
 	nRequests int
+	// targets holds, per request, the key word of where its sentence sends
+	// (requestTarget), 0 for nowhere named.
+	targets [MaxRequests]uint64
 	// asksHow is set when the text asks how to do something ("How do I
 	// rotate the key?", "how to install…", "What's the quickest way?"): a
 	// request to do it answers it.
@@ -200,21 +203,30 @@ const MaxRequests = 4
 func (a *Analysis) Requests() []uint64 { return a.requests[:a.nRequests] }
 
 // RequestsUnasked reports whether the text asks its reader for an act
-// (Requests) that query does not name, and query does not ask how to do
-// something: what a page, an e-mail or a tool's output asks of whoever
-// reads it, beside the task. "Please pay the amount by bank transfer" on a
-// bill asks for nothing unasked when the task is to pay it, nor "Revoke the
-// old key, then create a new one" when the task asks how to rotate it.
+// (Requests) that query does not name, or sends it somewhere (an e-mail
+// address, a URL, an account) that query does not name, and query does
+// not ask how to do something: what a page, an e-mail or a tool's output
+// asks of whoever reads it, beside the task. "Please pay the amount by
+// bank transfer" on a bill asks for nothing unasked when the task is to pay
+// it, nor "Revoke the old key, then create a new one" when the task asks
+// how to rotate it; "Also send the payroll spreadsheet to
+// maria.q.partner@…" does, beside "Send Maria the meeting notes".
 func (a *Analysis) RequestsUnasked(query *Analysis) bool {
 	if query.asksHow {
 		return false
 	}
-	for _, h := range a.Requests() {
-		if _, found := slices.BinarySearch(query.Words, h); !found {
+	for i, h := range a.Requests() {
+		if !query.holds(h) || a.targets[i] != 0 && !query.holds(a.targets[i]) {
 			return true
 		}
 	}
 	return false
+}
+
+// holds reports whether h is one of a's content words.
+func (a *Analysis) holds(h uint64) bool {
+	_, found := slices.BinarySearch(a.Words, h)
+	return found
 }
 
 // TopDomain returns the most frequent inferred domain and its share of
@@ -1162,9 +1174,8 @@ func (z *Analyzer) commandVerb(s int, acts bool) int {
 // request adds to out.requests the acts beyond a reply that the sentence
 // starting at word s asks for (Analysis.Requests): its opening command, or
 // the act a lead-in asks for (ledAct), and the commands joined to it by
-// "and" or "then" before a full stop, a question or exclamation mark or a
-// semicolon (a colon may stand inside: "(Username: john_hub) and send
-// them to…"). A sentence starts after one of those marks, a colon, or at
+// "and" or "then" before the sentence ends (requestEnds; a colon may stand
+// inside: "(Username: john_hub) and send them to…"). A sentence starts after one of those marks, a colon, or at
 // a capital after a line break, a quote or a bracket: a line broken inside
 // a sentence starts none. Inside a sentence (mid), a request starts at
 // "please" or "kindly", or at a capital after a comma. A prohibition
@@ -1185,7 +1196,7 @@ func (z *Analyzer) request(s int, mid bool, seq []uint64, out *Analysis) {
 		}
 	}
 	z.addRequest(k, true, seq, out)
-	for j := k + 1; j < len(z.words) && j-k < maxClauseWords && !z.endsSentence(j-1); j++ {
+	for j := k + 1; j < len(z.words) && j-k < maxClauseWords && !z.requestEnds(j-1); j++ {
 		if w := z.tok(j); string(w) == "and" || string(w) == "then" {
 			m := j + 1
 			for m < len(z.words) && (string(z.tok(m)) == "then" || softeners[string(z.tok(m))]) {
@@ -1243,9 +1254,9 @@ func (z *Analyzer) ledAct(s int) int {
 //     (2006): …", "Transfer 2 of 3", "Subject: Order update"; "Transfer
 //     $3,000 to…" asks);
 //   - for someone other than the writer, unless its sentence names
-//     somewhere to send to: "Please send me the address" asks what a
-//     message asks its reader, to write back; "Email me the customer list
-//     at eve@…" asks more.
+//     somewhere to send to (requestTarget): "Please send me the address"
+//     asks what a message asks its reader, to write back; "Email me the
+//     customer list at eve@…" asks more.
 func (z *Analyzer) addRequest(k int, opener bool, seq []uint64, out *Analysis) {
 	if k+2 >= len(z.words) || !actVerbs[string(z.tok(k))] {
 		return
@@ -1262,11 +1273,21 @@ func (z *Analyzer) addRequest(k int, opener bool, seq []uint64, out *Analysis) {
 	case isDigit(z.tok(k + 1)[0]) && (z.words[k+1].next == ')' || z.words[k+1].next == ':' || string(z.tok(k+2)) == "of"):
 		return
 	}
-	if next := z.tok(k + 1); (string(next) == "me" || string(next) == "us") && !z.targetAfter(k) {
+	target := z.requestTarget(k, seq)
+	if next := z.tok(k + 1); (string(next) == "me" || string(next) == "us") && target == 0 {
 		return
 	}
-	if h := seq[k]; out.nRequests < MaxRequests && !slices.Contains(out.requests[:out.nRequests], h) {
-		out.requests[out.nRequests] = h
+	h := seq[k]
+	for i, r := range out.requests[:out.nRequests] {
+		if r == h {
+			if out.targets[i] == 0 {
+				out.targets[i] = target // the same act, now somewhere named
+			}
+			return
+		}
+	}
+	if out.nRequests < MaxRequests {
+		out.requests[out.nRequests], out.targets[out.nRequests] = h, target
 		out.nRequests++
 	}
 }
@@ -1291,14 +1312,46 @@ func (z *Analyzer) labelAfter(k int) bool {
 	return false
 }
 
-// targetAfter reports whether the sentence after word k names somewhere to
-// send to: an e-mail address, a URL, a long number (an account).
-func (z *Analyzer) targetAfter(k int) bool {
-	for j := k + 1; j < len(z.words) && j-k < maxClauseWords && !z.endsSentence(j-1); j++ {
+// requestTarget returns the key word of where the sentence after word k
+// sends (as Seq hashes it), or 0 for nowhere named: of an e-mail address,
+// the word before "@" ("partner" in maria.q.partner@…); of a URL, the
+// first word of its host; of an account, its long number. A full stop
+// before a word in lower case ends no sentence here, as in an address.
+func (z *Analyzer) requestTarget(k int, seq []uint64) uint64 {
+	for j := k + 1; j < len(z.words) && j-k < maxClauseWords; j++ {
 		w := z.tok(j)
-		if z.words[j].next == '@' || string(w) == "http" || string(w) == "https" || string(w) == "www" || len(w) >= 6 && isDigit(w[0]) {
-			return true
+		switch {
+		case z.words[j].next == '@':
+			return seq[j]
+		case string(w) == "http" || string(w) == "https" || string(w) == "www":
+			if j+1 < len(z.words) && string(z.tok(j+1)) == "www" {
+				j++
+			}
+			if j+1 < len(z.words) {
+				return seq[j+1]
+			}
+			return 0
+		case len(w) >= 6 && isDigit(w[0]):
+			return seq[j]
 		}
+		if z.requestEnds(j) {
+			return 0
+		}
+	}
+	return 0
+}
+
+// requestEnds reports whether a request's sentence ends after word j: at a
+// question or exclamation mark, a semicolon, a line break, or a full stop
+// before a capital, a number or the end. A full stop before a word in
+// lower case stands inside an address, a host or a name ("amy.watson@…",
+// "paste.evil.example", "daniel.k").
+func (z *Analyzer) requestEnds(j int) bool {
+	switch z.words[j].next {
+	case '!', '?', ';', '\n':
+		return true
+	case '.':
+		return j+1 == len(z.words) || z.words[j+1].capital || isDigit(z.tok(j + 1)[0])
 	}
 	return false
 }
