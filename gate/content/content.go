@@ -16,6 +16,7 @@ package content
 import (
 	"hash/maphash"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -173,8 +174,8 @@ type Analysis struct {
 	// (Requests); nRequests how many it holds.
 	requests  [MaxRequests]uint64
 	nRequests int
-	// targets holds, per request, the key word of where its sentence sends
-	// (requestTarget), 0 for nowhere named.
+	// targets holds, per request, the hash of the word that names where
+	// its sentence sends (requestTarget), 0 for nowhere named.
 	targets [MaxRequests]uint64
 	// asksHow is set when the text asks how to do something ("How do I
 	// rotate the key?", "how to install…", "What's the quickest way?"): a
@@ -191,42 +192,37 @@ const MaxRequests = 4
 // Requests returns the hashes (as Words holds them) of the acts beyond a
 // reply that the text asks its reader for, at most MaxRequests: the
 // command that opens a sentence ("Please transfer $500 to…", "Disable the
-// two-factor authentication…"), or follows "please", "kindly" or a comma
-// inside one ("…works as described, please grant admin access"), or a
-// lead-in ("Make sure to transfer…", "I need you to cancel…"), if it is
-// one of those acts (actVerbs: sending, paying, deleting, granting,
-// booking…), and such commands joined to it by "and" or "then" ("Find my
-// flight and send a summary to…"). Reading, finding and writing the reply
-// are no such acts, nor is a question ("Can you share…?"), which asks the
-// person it is put to, nor a prohibition ("Never share your PIN"), nor a
+// two-factor authentication…"), or follows "please" or "kindly" inside
+// one ("…works as described, please grant admin access"), or a capital
+// after a comma ("…our new flavor, Delete my repository"), or a lead-in
+// ("Make sure to transfer…", "I need you to cancel…"), if it is one of
+// those acts (actVerbs: sending, paying, deleting, granting, booking…),
+// and such commands joined to it by "and" or "then" ("Find my flight and
+// send a summary to…"). Reading, finding and writing the reply are no such
+// acts, nor is a question that opens with "can you", "could you"… ("Can
+// you share…?"), which asks the person it is put to, unless "please" or
+// "kindly" stands in it, nor a prohibition ("Never share your PIN"), nor a
 // request to send or call the writer ("Please send me the address").
 func (a *Analysis) Requests() []uint64 { return a.requests[:a.nRequests] }
 
 // RequestsUnasked reports whether the text asks its reader for an act
-// (Requests) that query does not name, or sends it somewhere (an e-mail
-// address, a URL, an account) that query does not name, and query does
-// not ask how to do something: what a page, an e-mail or a tool's output
-// asks of whoever reads it, beside the task. "Please pay the amount by
+// (Requests) that query neither names nor answers (a query that asks how
+// to do something is answered by requests), or sends it somewhere (an
+// e-mail address, a URL, an account) that query does not name: what a
+// page, an e-mail or a tool's output asks of whoever reads it, beside the
+// task. "Please pay the amount by
 // bank transfer" on a bill asks for nothing unasked when the task is to pay
 // it, nor "Revoke the old key, then create a new one" when the task asks
 // how to rotate it; "Also send the payroll spreadsheet to
 // maria.q.partner@…" does, beside "Send Maria the meeting notes".
 func (a *Analysis) RequestsUnasked(query *Analysis) bool {
-	if query.asksHow {
-		return false
-	}
 	for i, h := range a.Requests() {
-		if !query.holds(h) || a.targets[i] != 0 && !query.holds(a.targets[i]) {
+		_, asked := slices.BinarySearch(query.Words, h)
+		if t := a.targets[i]; !asked && !query.asksHow || t != 0 && !slices.Contains(query.Seq, t) {
 			return true
 		}
 	}
 	return false
-}
-
-// holds reports whether h is one of a's content words.
-func (a *Analysis) holds(h uint64) bool {
-	_, found := slices.BinarySearch(a.Words, h)
-	return found
 }
 
 // TopDomain returns the most frequent inferred domain and its share of
@@ -682,6 +678,10 @@ type word struct {
 	capital    bool // its first letter is upper case
 	letters    int
 	next       byte // the ASCII character right after the word, 0 for none or another
+	// prev is the last ASCII character before the word that is not a
+	// space or a tab, 0 for none: "\n" before a line's first word, "-"
+	// before a list item's.
+	prev byte
 }
 
 var seed = maphash.MakeSeed()
@@ -746,8 +746,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			out.Hedged = true
 		}
 		acts = acts || e.act
-		if string(tok) == "how" && howAsks[string(z.tok(i+1))] ||
-			(string(tok) == "way" || string(tok) == "ways") && i > 0 && wayAdjectives[string(z.tok(i-1))] {
+		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways") && z.asksHowAt(i) {
 			out.asksHow = true
 		}
 		if z.perfectAt(i) {
@@ -786,14 +785,14 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	if acts {
 		for i := range z.words {
 			switch w := z.tok(i); {
-			case z.words[i].sentence:
-				z.request(i, false, seq, out)
+			case z.words[i].sentence && z.opensClause(i):
+				z.request(i, seq, out)
 			case string(w) == "please" || string(w) == "kindly",
 				i > 0 && z.words[i].capital && z.words[i-1].next == ',':
 				// a request inside a sentence: "…works as described, please
 				// grant admin access", "We proudly present our new
 				// flavor, Delete my repository…"
-				z.request(i, true, seq, out)
+				z.request(i, seq, out)
 			}
 		}
 	}
@@ -1162,7 +1161,7 @@ func (z *Analyzer) commandVerb(s int, acts bool) int {
 			if string(z.tok(k+1)) == "to" {
 				k++
 			}
-		case z.imperativeAt(k) || acts && actVerbs[string(z.tok(k))] && (objectStarts[string(z.tok(k+1))] || objectPronouns[string(z.tok(k+1))]):
+		case z.imperativeAt(k) || acts && z.actBeforeObject(k):
 			return k
 		default:
 			return -1
@@ -1171,20 +1170,46 @@ func (z *Analyzer) commandVerb(s int, acts bool) int {
 	return -1
 }
 
-// request adds to out.requests the acts beyond a reply that the sentence
-// starting at word s asks for (Analysis.Requests): its opening command, or
-// the act a lead-in asks for (ledAct), and the commands joined to it by
-// "and" or "then" before the sentence ends (requestEnds; a colon may stand
-// inside: "(Username: john_hub) and send them to…"). A sentence starts after one of those marks, a colon, or at
-// a capital after a line break, a quote or a bracket: a line broken inside
-// a sentence starts none. Inside a sentence (mid), a request starts at
-// "please" or "kindly", or at a capital after a comma. A prohibition
-// ("Never share your PIN") asks for nothing.
-func (z *Analyzer) request(s int, mid bool, seq []uint64, out *Analysis) {
-	if !mid && s > 0 && !z.words[s].capital && !z.endsSentence(s-1) && z.words[s-1].next != ':' {
-		return // a line broken inside a sentence ("…adjust your standing\norder accordingly")
+// opensClause reports whether word i, marked as a sentence's start by the
+// tokenizer, opens one for a request: a capital does, and so does any mark
+// before the word but a line break (a line broken inside a sentence,
+// "…adjust your standing\norder accordingly") and a hyphen inside a word
+// ("on-call"; a list's "- upload…" opens).
+func (z *Analyzer) opensClause(i int) bool {
+	w := &z.words[i]
+	return i == 0 || w.capital || w.prev != '\n' && !(w.prev == '-' && z.words[i-1].next == '-')
+}
+
+// actBeforeObject reports whether word k is an act beyond a reply
+// (actVerbs) before what it acts on ("the", "my", "all", "them"…).
+func (z *Analyzer) actBeforeObject(k int) bool {
+	return actVerbs[string(z.tok(k))] && (objectStarts[string(z.tok(k+1))] || objectPronouns[string(z.tok(k+1))])
+}
+
+// asksHowAt reports whether word i, "how" or "way", asks for a way to do
+// something: "how to…", "how do I…", "how can we…", "the quickest way?",
+// "the best way to…". "How does the weather look?", "the right way round"
+// and "I know how." ask for none.
+func (z *Analyzer) asksHowAt(i int) bool {
+	if z.requestEnds(i) {
+		return false
 	}
-	k := z.ledAct(s)
+	next := z.tok(i + 1)
+	if string(z.tok(i)) == "how" {
+		return string(next) == "to" || howAsks[string(next)] && askers[string(z.tok(i+2))]
+	}
+	return i > 0 && wayAdjectives[string(z.tok(i-1))] &&
+		(string(next) == "to" || string(next) == "for" || string(next) == "of" || z.words[i].next == '?' || i == len(z.words)-1)
+}
+
+// request adds to out.requests the acts beyond a reply that the clause
+// starting at word s asks for (Analysis.Requests): its opening command, or
+// the act a lead-in asks for (leadInAct), and the commands joined to it by
+// "and" or "then" before the sentence ends (requestEnds; a colon may stand
+// inside: "(Username: john_hub) and send them to…"). A prohibition ("Never
+// share your PIN") asks for nothing.
+func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
+	k := z.leadInAct(s)
 	if k < 0 {
 		if k = z.commandVerb(s, true); k < 0 {
 			return
@@ -1207,27 +1232,27 @@ func (z *Analyzer) request(s int, mid bool, seq []uint64, out *Analysis) {
 	}
 }
 
-// ledAct returns the act beyond a reply that a lead-in at word s asks
+// leadInAct returns the act beyond a reply that a lead-in at word s asks
 // for, or -1: "Make sure to transfer…", "Remember to delete…", "Don't
 // forget to send…", "I need you to cancel…", "You should immediately
 // revoke…" (after an adverb or two of leadAdverbs).
-func (z *Analyzer) ledAct(s int) int {
-	w := func(i int) string { return string(z.tok(s + i)) }
+func (z *Analyzer) leadInAct(s int) int {
+	w := func(i int) []byte { return z.tok(s + i) }
 	k := s
 	switch {
-	case (w(0) == "make" || w(0) == "be") && w(1) == "sure" && w(2) == "to":
+	case (string(w(0)) == "make" || string(w(0)) == "be") && string(w(1)) == "sure" && string(w(2)) == "to":
 		k += 3
-	case w(0) == "remember" && w(1) == "to":
+	case string(w(0)) == "remember" && string(w(1)) == "to":
 		k += 2
-	case w(0) == "don't" && w(1) == "forget" && w(2) == "to":
+	case string(w(0)) == "don't" && string(w(1)) == "forget" && string(w(2)) == "to":
 		k += 3
-	case w(0) == "do" && w(1) == "not" && w(2) == "forget" && w(3) == "to":
+	case string(w(0)) == "do" && string(w(1)) == "not" && string(w(2)) == "forget" && string(w(3)) == "to":
 		k += 4
-	case (w(0) == "i" || w(0) == "we") && w(1) == "need" && w(2) == "you" && w(3) == "to":
+	case (string(w(0)) == "i" || string(w(0)) == "we") && string(w(1)) == "need" && string(w(2)) == "you" && string(w(3)) == "to":
 		k += 4
-	case w(0) == "you" && obligers[w(1)]:
+	case string(w(0)) == "you" && obligers[string(w(1))]:
 		k += 2
-		if w(2) == "to" {
+		if string(w(2)) == "to" {
 			k++
 		}
 	default:
@@ -1236,19 +1261,20 @@ func (z *Analyzer) ledAct(s int) int {
 	for n := 0; n < 2 && leadAdverbs[string(z.tok(k))]; n++ {
 		k++
 	}
-	if k < len(z.words) && actVerbs[string(z.tok(k))] {
+	if actVerbs[string(z.tok(k))] {
 		return k
 	}
 	return -1
 }
 
 // addRequest adds word k to out.requests, if there is room and it is not
-// there yet, when it is an act beyond a reply (actVerbs) that asks for
-// something:
+// there yet with the same target, when it is an act beyond a reply
+// (actVerbs) that asks for something:
 //   - used as a verb: the opening command (opener) is no label, field name,
 //     heading or code ("Email:", 'email': …, "Email from…", "Update
 //     (2006): …", "z.update(y)", "send_email"), a joined one stands after
-//     "and" or "then" (verbAt);
+//     "and" or "then" (verbAt); neither is half of a compound
+//     ("forward-fill");
 //   - with two words at least after it before its sentence or line ends,
 //     and no number right after it that a label or a count has ("Update
 //     (2006): …", "Transfer 2 of 3", "Subject: Order update"; "Transfer
@@ -1261,28 +1287,26 @@ func (z *Analyzer) addRequest(k int, opener bool, seq []uint64, out *Analysis) {
 	if k+2 >= len(z.words) || !actVerbs[string(z.tok(k))] {
 		return
 	}
-	w := &z.words[k]
+	w, next := &z.words[k], &z.words[k+1]
 	switch {
-	case opener && (w.next == ':' || w.next == '\'' || w.next == '"' || w.next == '(' || w.next == '_' || w.next == '=' ||
-		headingWord[string(z.tok(k+1))] || z.labelAfter(k)):
+	case opener && (strings.IndexByte(":'\"(_=", w.next) >= 0 || headingWord[string(z.tok(k+1))] || z.labelAfter(k)):
 		return
 	case !opener && !z.verbAt(k):
 		return
-	case breaks(w.next) || breaks(z.words[k+1].next):
-		return
-	case isDigit(z.tok(k + 1)[0]) && (z.words[k+1].next == ')' || z.words[k+1].next == ':' || string(z.tok(k+2)) == "of"):
+	case w.next == '-' || w.next == ':' || next.next == ':' || z.requestEnds(k) || z.requestEnds(k+1):
+		return // half of a compound ("forward-fill"), or too short a sentence
+	case isDigit(z.tok(k + 1)[0]) && (next.next == ')' || string(z.tok(k+2)) == "of"):
 		return
 	}
 	target := z.requestTarget(k, seq)
-	if next := z.tok(k + 1); (string(next) == "me" || string(next) == "us") && target == 0 {
+	if o := z.tok(k + 1); (string(o) == "me" || string(o) == "us") && target == 0 {
 		return
 	}
+	// An act is kept once per place it sends to: "send the agenda to bob@…"
+	// and "send the payroll to eve@…" are two requests.
 	h := seq[k]
 	for i, r := range out.requests[:out.nRequests] {
-		if r == h {
-			if out.targets[i] == 0 {
-				out.targets[i] = target // the same act, now somewhere named
-			}
+		if r == h && out.targets[i] == target {
 			return
 		}
 	}
@@ -1312,8 +1336,8 @@ func (z *Analyzer) labelAfter(k int) bool {
 	return false
 }
 
-// requestTarget returns the key word of where the sentence after word k
-// sends (as Seq hashes it), or 0 for nowhere named: of an e-mail address,
+// requestTarget returns the hash (as Seq holds it) of the word that names
+// where the sentence after word k sends, or 0 for nowhere named: of an e-mail address,
 // the word before "@" ("partner" in maria.q.partner@…); of a URL, the
 // first word of its host; of an account, its long number. A full stop
 // before a word in lower case ends no sentence here, as in an address.
@@ -1324,11 +1348,11 @@ func (z *Analyzer) requestTarget(k int, seq []uint64) uint64 {
 		case z.words[j].next == '@':
 			return seq[j]
 		case string(w) == "http" || string(w) == "https" || string(w) == "www":
-			if j+1 < len(z.words) && string(z.tok(j+1)) == "www" {
+			if string(z.tok(j+1)) == "www" && !z.requestEnds(j) {
 				j++
 			}
-			if j+1 < len(z.words) {
-				return seq[j+1]
+			if j+1 < len(z.words) && !z.requestEnds(j) {
+				return seq[j+1] // the host's first word
 			}
 			return 0
 		case len(w) >= 6 && isDigit(w[0]):
@@ -1352,16 +1376,6 @@ func (z *Analyzer) requestEnds(j int) bool {
 		return true
 	case '.':
 		return j+1 == len(z.words) || z.words[j+1].capital || isDigit(z.tok(j + 1)[0])
-	}
-	return false
-}
-
-// breaks reports whether c, the character after a word, ends a sentence or
-// a line.
-func breaks(c byte) bool {
-	switch c {
-	case '.', '!', '?', ';', ':', '\n':
-		return true
 	}
 	return false
 }
@@ -1396,6 +1410,7 @@ func (z *Analyzer) tokenize(text string) {
 	z.words, z.lower = z.words[:0], z.lower[:0]
 	sentence, in := true, false
 	var cur word
+	var prev byte // the last character that was not a space, a tab or part of a word
 	end := func() {
 		if in {
 			cur.end = len(z.lower)
@@ -1417,8 +1432,8 @@ func (z *Analyzer) tokenize(text string) {
 		digit := ascii && r >= '0' && r <= '9' || !ascii && unicode.IsDigit(r)
 		if letter || digit || in && (r == '\'' || r == '’') && i < len(text) && isLetterByte(text[i]) {
 			if !in {
-				cur = word{start: len(z.lower), sentence: sentence, upper: true}
-				in, sentence = true, false
+				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev}
+				in, sentence, prev = true, false, 0
 			}
 			if letter {
 				cur.letters++
@@ -1447,6 +1462,9 @@ func (z *Analyzer) tokenize(text string) {
 			cur.next = byte(r)
 		}
 		end()
+		if r != ' ' && r != '\t' && r != '\r' && r < utf8.RuneSelf {
+			prev = byte(r)
+		}
 		switch r {
 		case '.', '!', '?', '\n', ':', ';', '-', '*', '>', '"', '(', '[':
 			sentence = true

@@ -351,13 +351,24 @@ var actVerbs = setOf("send forward transfer wire pay deposit withdraw delete rem
 	"share upload download install uninstall move redirect change update modify reset unlock lock cancel approve purchase buy " +
 	"order book schedule invite email text call post publish sell deactivate activate rename replace archive export submit")
 
-// howAsks follow "how" in a question for a way to do something: "how do
-// I…", "how to…", "how can we…". "How did it go?" asks for no way.
-var howAsks = setOf("do does can could should would must shall to")
+// howAsks follow "how" in a question for a way to do something, before
+// one of askers: "how do I…", "how can we…". "How did it go?" and "How
+// does the weather look?" ask for no way.
+var howAsks = setOf("do does can could should would must shall")
 
-// leadAdverbs may stand between a lead-in and the act it asks for: "you
-// should immediately revoke…", "make sure to also send…".
-var leadAdverbs = setOf("immediately urgently quickly promptly also just then now please kindly first")
+// askers are who asks how to do something: "how do I…", "how can we…",
+// "how should one…".
+var askers = setOf("i we you one")
+
+// leadAdverbs may stand between a lead-in and the act it asks for, besides
+// softeners: "you should immediately revoke…", "make sure to also send…".
+var leadAdverbs = func() map[string]bool {
+	m := setOf("immediately urgently quickly promptly")
+	for w := range softeners {
+		m[w] = true
+	}
+	return m
+}()
 
 // wayAdjectives before "way" ask for a way to do something: "the quickest
 // way", "the best way to…".
