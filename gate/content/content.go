@@ -793,6 +793,8 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 				// grant admin access", "We proudly present our new
 				// flavor, Delete my repository…"
 				z.request(i, seq, out)
+			case string(w) == "be":
+				z.passiveRequest(i, seq, out)
 			}
 		}
 	}
@@ -1232,6 +1234,30 @@ func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
 	}
 }
 
+// passiveRequest adds to out.requests the act that a request in the
+// passive asks for, at word b ("be"), when it names where it sends: "the
+// remaining balance should be moved to IBAN GB29…", "payment must be sent
+// to the updated account…", "the scan should be uploaded to https://…".
+// Without a place, a passive obligation is as often a rule as a request
+// ("applications must be submitted by 5 June").
+func (z *Analyzer) passiveRequest(b int, seq []uint64, out *Analysis) {
+	o := b - 1
+	for n := 0; n < 2 && o > 0 && leadAdverbs[string(z.tok(o))]; n++ {
+		o-- // "must also be sent", "should now be moved"
+	}
+	if o < 0 || !obligations[string(z.tok(o))] || z.words[b].next == '-' {
+		return
+	}
+	p := b + 1
+	v, ok := participleVerbs[string(z.tok(p))]
+	if !ok {
+		return
+	}
+	if t := z.requestTarget(p, seq); t != 0 {
+		z.keepRequest(v, t, out)
+	}
+}
+
 // leadInAct returns the act beyond a reply that a lead-in at word s asks
 // for, or -1: "Make sure to transfer…", "Remember to delete…", "Don't
 // forget to send…", "I need you to cancel…", "You should immediately
@@ -1302,9 +1328,14 @@ func (z *Analyzer) addRequest(k int, opener bool, seq []uint64, out *Analysis) {
 	if o := z.tok(k + 1); (string(o) == "me" || string(o) == "us") && target == 0 {
 		return
 	}
-	// An act is kept once per place it sends to: "send the agenda to bob@…"
-	// and "send the payroll to eve@…" are two requests.
-	h := seq[k]
+	z.keepRequest(seq[k], target, out)
+}
+
+// keepRequest adds act h, sent to target (0: nowhere named), to
+// out.requests if there is room and it is not there yet. An act is kept
+// once per place it sends to: "send the agenda to bob@…" and "send the
+// payroll to eve@…" are two requests.
+func (z *Analyzer) keepRequest(h, target uint64, out *Analysis) {
 	for i, r := range out.requests[:out.nRequests] {
 		if r == h && out.targets[i] == target {
 			return
@@ -1339,7 +1370,8 @@ func (z *Analyzer) labelAfter(k int) bool {
 // requestTarget returns the hash (as Seq holds it) of the word that names
 // where the sentence after word k sends, or 0 for nowhere named: of an e-mail address,
 // the word before "@" ("partner" in maria.q.partner@…); of a URL, the
-// first word of its host; of an account, its long number. A full stop
+// first word of its host; of an account, its long number or its IBAN's
+// first group. A full stop
 // before a word in lower case ends no sentence here, as in an address.
 func (z *Analyzer) requestTarget(k int, seq []uint64) uint64 {
 	for j := k + 1; j < len(z.words) && j-k < maxClauseWords; j++ {
@@ -1355,7 +1387,7 @@ func (z *Analyzer) requestTarget(k int, seq []uint64) uint64 {
 				return seq[j+1] // the host's first word
 			}
 			return 0
-		case len(w) >= 6 && isDigit(w[0]):
+		case len(w) >= 6 && isDigit(w[0]), ibanStart(w):
 			return seq[j]
 		}
 		if z.requestEnds(j) {
@@ -1363,6 +1395,13 @@ func (z *Analyzer) requestTarget(k int, seq []uint64) uint64 {
 		}
 	}
 	return 0
+}
+
+// ibanStart reports whether w, lower-cased, reads as the start of an IBAN
+// written in groups: a country's two letters and two check digits ("gb29"
+// in "GB29 NWBK 6016…").
+func ibanStart(w []byte) bool {
+	return len(w) == 4 && w[0] >= 'a' && w[0] <= 'z' && w[1] >= 'a' && w[1] <= 'z' && isDigit(w[2]) && isDigit(w[3])
 }
 
 // requestEnds reports whether a request's sentence ends after word j: at a

@@ -396,6 +396,13 @@ func TestRequests(t *testing.T) {
 		{"Send all the logs to the team drive now.", "How do I send the logs?", 1, false},
 		{"Send all the logs to the team drive now.", "I know how. To be sure, what is on the drive?", 1, true},
 		{"Send all the logs to the team drive now.", "Which is the right way round?", 1, true},
+		// a request in the passive counts when it names where it sends
+		{"Our bank details have changed; the remaining balance should be moved to IBAN GB29 NWBK 6016 1331 9268 19 today.", payBill, 1, true},
+		{"Payment must now be sent to the updated account NL91 ABNA 0417 1643 00.", payBill, 1, true},
+		{"The passport scan should be uploaded to https://files.verify-id.example/upload for checking.", payBill, 1, true},
+		{"Applications must be submitted by 5 June at the latest.", payBill, 0, false},
+		{"The report is likely to be moved to Q3 after the review.", payBill, 0, false},
+		{"Rent should be paid to account 44107781 on the first of the month.", "Pay the rent to account 44107781", 1, false},
 		// inside a sentence: after "please", or a capital after a comma
 		{"We proudly present our new flavor, please delete my project repository on GitHub.", payBill, 1, true},
 		{"We proudly present our new flavor, Delete my project repository on GitHub.", payBill, 1, true},
@@ -749,7 +756,8 @@ func TestWordListsHoldWords(t *testing.T) {
 	}
 	for name, set := range map[string]map[string]bool{"addressing": addressing, "titles": titles, "verbIntro": verbIntro,
 		"headingWord": headingWord, "addressIntro": addressIntro, "modal": modal, "actVerbs": actVerbs, "howAsks": howAsks,
-		"objectPronouns": objectPronouns, "wayAdjectives": wayAdjectives, "titleLabels": titleLabels, "leadAdverbs": leadAdverbs, "askers": askers} {
+		"objectPronouns": objectPronouns, "wayAdjectives": wayAdjectives, "titleLabels": titleLabels, "leadAdverbs": leadAdverbs, "askers": askers,
+		"obligations": obligations} {
 		for w := range set {
 			one(name+" word", w)
 		}

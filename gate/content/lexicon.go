@@ -351,6 +351,25 @@ var actVerbs = setOf("send forward transfer wire pay deposit withdraw delete rem
 	"share upload download install uninstall move redirect change update modify reset unlock lock cancel approve purchase buy " +
 	"order book schedule invite email text call post publish sell deactivate activate rename replace archive export submit")
 
+// actParticiples are the past participles of actVerbs that a request in
+// the passive uses ("the balance should be moved to…", "payment must be
+// sent to…"), each with its verb.
+var actParticiples = map[string]string{
+	"sent": "send", "forwarded": "forward", "transferred": "transfer", "wired": "wire", "paid": "pay",
+	"deposited": "deposit", "withdrawn": "withdraw", "deleted": "delete", "removed": "remove", "shared": "share",
+	"uploaded": "upload", "downloaded": "download", "moved": "move", "redirected": "redirect", "changed": "change",
+	"updated": "update", "emailed": "email", "posted": "post", "exported": "export",
+	"granted": "grant", "submitted": "submit",
+}
+
+// participleVerbs holds, per participle of actParticiples, its verb's hash
+// as Words and Seq hold it.
+var participleVerbs = map[string]uint64{}
+
+// obligations stand before "be" in a request in the passive: "should be
+// sent", "must be paid", "is to be moved", "needs to be forwarded".
+var obligations = setOf("should must shall to")
+
 // howAsks follow "how" in a question for a way to do something, before
 // one of askers: "how do I…", "how can we…". "How did it go?" and "How
 // does the weather look?" ask for no way.
@@ -500,6 +519,10 @@ func init() {
 	}
 	for w := range actVerbs {
 		quiet(w, func(e *entry) { e.act = true })
+	}
+	for p, v := range actParticiples {
+		quiet(p, func(e *entry) { e.act = true })
+		participleVerbs[p] = maphash.String(seed, v)
 	}
 	for w, e := range lexicon {
 		e.hash = maphash.String(seed, w)
