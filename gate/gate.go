@@ -191,14 +191,14 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// A peer answers the question with another name: neither is
 			// taken as the answer. The memory is shown, marked, and
 			// justifies nothing.
-			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonConflictingAnswers, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
+			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonConflictingAnswers, markedSummary)
 		}
 		if !highAuthority && s.ext.mems[i].RequestsUnasked(&s.ext.query) {
 			// Text from anyone but the user or the system asks its reader
 			// to act (send, pay, grant, delete…) where the task does not:
 			// what an agent must not take as its instruction. The memory
 			// is shown, marked, and justifies nothing.
-			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonInstructionContent, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
+			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonInstructionContent, markedSummary)
 		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue
@@ -226,12 +226,12 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 				// ("your answer must cite two sources"), a password, an
 				// "urgent". The memory is shown, marked, and justifies
 				// nothing.
-				r.Restrict(admit.AdmitSummaryOnly, reason, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
+				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
 			default:
 				r.Restrict(admit.Quarantine, reason, admit.Constraints{})
 			}
 		case admit.ReasonBeliefOnObjective:
-			r.Restrict(admit.AdmitSummaryOnly, reason, admit.Constraints{RequireCitation: true, ForbidToolBinding: true})
+			r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
 		case admit.ReasonNewerOnSubject, admit.ReasonTopicMismatch, admit.ReasonSensitiveForTask:
 			r.Restrict(admit.RankDown, reason, admit.Constraints{})
 		case admit.ReasonRestatesRevoked: // treated like the revoked original
@@ -257,6 +257,11 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	}
 	return ctx.Err()
 }
+
+// markedSummary are the constraints of a memory the gate passes only as a
+// marked summary (admit_summary_only): shown with its citation, it
+// justifies no tool call.
+var markedSummary = admit.Constraints{RequireCitation: true, ForbidToolBinding: true}
 
 // minReasonLift is how much removing a content group must raise a low
 // fit's log-odds for the group to count as the reason. Log-odds, not the
@@ -288,7 +293,8 @@ func (g *Gate) lifts(s *scratch) {
 // or more and more than any group without a reason, and if the group's
 // evidence is there (evidence), or instruction_in_content in place of a
 // belief that hides one; "" when no content explains the low fit (or the
-// network overflowed, and every lift is NaN), and the gate defers. A weaker group is never named in the place of the strongest:
+// network overflowed, and every lift is NaN), and the gate defers. A
+// weaker group is never named in the place of the strongest:
 // when what lowered the fit most has no evidence (low similarity alone,
 // say, which is the retriever's business), the gate defers rather than
 // blame a cue that explains little.

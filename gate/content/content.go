@@ -178,7 +178,7 @@ type Analysis struct {
 	// its sentence sends (requestTarget), 0 for nowhere named.
 	targets [MaxRequests]uint64
 	// asksHow is set when the text asks how to do something ("How do I
-	// rotate the key?", "how to install…", "What's the quickest way?"): a
+	// rotate the key?", "how to install…", "the quickest way to…"): a
 	// request to do it answers it.
 	asksHow bool
 }
@@ -210,11 +210,11 @@ func (a *Analysis) Requests() []uint64 { return a.requests[:a.nRequests] }
 // to do something is answered by requests), or sends it somewhere (an
 // e-mail address, a URL, an account) that query does not name: what a
 // page, an e-mail or a tool's output asks of whoever reads it, beside the
-// task. "Please pay the amount by
-// bank transfer" on a bill asks for nothing unasked when the task is to pay
-// it, nor "Revoke the old key, then create a new one" when the task asks
-// how to rotate it; "Also send the payroll spreadsheet to
-// maria.q.partner@…" does, beside "Send Maria the meeting notes".
+// task. "Please pay the amount by bank transfer" on a bill asks for
+// nothing unasked when the task is to pay it, nor "Revoke the old key,
+// then create a new one" when the task asks how to rotate it; "Also send
+// the payroll spreadsheet to maria.q.partner@…" does, beside "Send Maria
+// the meeting notes".
 func (a *Analysis) RequestsUnasked(query *Analysis) bool {
 	for i, h := range a.Requests() {
 		_, asked := slices.BinarySearch(query.Words, h)
@@ -1189,9 +1189,10 @@ func (z *Analyzer) actBeforeObject(k int) bool {
 }
 
 // asksHowAt reports whether word i, "how" or "way", asks for a way to do
-// something: "how to…", "how do I…", "how can we…", "the quickest way?",
-// "the best way to…". "How does the weather look?", "the right way round"
-// and "I know how." ask for none.
+// something: "how to…", "how do I…", "how can we…", "the best way to…",
+// "the quickest way of…". A word that ends its sentence asks for none:
+// "I know how.", and "What's the quickest way?" too, whose way is not
+// named. Nor do "How does the weather look?" and "the right way round".
 func (z *Analyzer) asksHowAt(i int) bool {
 	if z.requestEnds(i) {
 		return false
@@ -1201,7 +1202,7 @@ func (z *Analyzer) asksHowAt(i int) bool {
 		return string(next) == "to" || howAsks[string(next)] && askers[string(z.tok(i+2))]
 	}
 	return i > 0 && wayAdjectives[string(z.tok(i-1))] &&
-		(string(next) == "to" || string(next) == "for" || string(next) == "of" || z.words[i].next == '?' || i == len(z.words)-1)
+		(string(next) == "to" || string(next) == "for" || string(next) == "of" || i == len(z.words)-1)
 }
 
 // request adds to out.requests the acts beyond a reply that the clause
@@ -1254,7 +1255,7 @@ func (z *Analyzer) passiveRequest(b int, seq []uint64, out *Analysis) {
 		return
 	}
 	if t := z.requestTarget(p, seq); t != 0 {
-		z.keepRequest(v, t, out)
+		out.keepRequest(v, t)
 	}
 }
 
@@ -1328,22 +1329,22 @@ func (z *Analyzer) addRequest(k int, opener bool, seq []uint64, out *Analysis) {
 	if o := z.tok(k + 1); (string(o) == "me" || string(o) == "us") && target == 0 {
 		return
 	}
-	z.keepRequest(seq[k], target, out)
+	out.keepRequest(seq[k], target)
 }
 
 // keepRequest adds act h, sent to target (0: nowhere named), to
-// out.requests if there is room and it is not there yet. An act is kept
+// a.requests if there is room and it is not there yet. An act is kept
 // once per place it sends to: "send the agenda to bob@…" and "send the
 // payroll to eve@…" are two requests.
-func (z *Analyzer) keepRequest(h, target uint64, out *Analysis) {
-	for i, r := range out.requests[:out.nRequests] {
-		if r == h && out.targets[i] == target {
+func (a *Analysis) keepRequest(h, target uint64) {
+	for i, r := range a.requests[:a.nRequests] {
+		if r == h && a.targets[i] == target {
 			return
 		}
 	}
-	if out.nRequests < MaxRequests {
-		out.requests[out.nRequests], out.targets[out.nRequests] = h, target
-		out.nRequests++
+	if a.nRequests < MaxRequests {
+		a.requests[a.nRequests], a.targets[a.nRequests] = h, target
+		a.nRequests++
 	}
 }
 
@@ -1368,11 +1369,11 @@ func (z *Analyzer) labelAfter(k int) bool {
 }
 
 // requestTarget returns the hash (as Seq holds it) of the word that names
-// where the sentence after word k sends, or 0 for nowhere named: of an e-mail address,
-// the word before "@" ("partner" in maria.q.partner@…); of a URL, the
-// first word of its host; of an account, its long number or its IBAN's
-// first group. A full stop
-// before a word in lower case ends no sentence here, as in an address.
+// where the sentence after word k sends, or 0 for nowhere named: of an
+// e-mail address, the word before "@" ("partner" in maria.q.partner@…);
+// of a URL, the first word of its host; of an account, its long number or
+// its IBAN's first group. A full stop before a word in lower case ends no
+// sentence here, as in an address (requestEnds).
 func (z *Analyzer) requestTarget(k int, seq []uint64) uint64 {
 	for j := k + 1; j < len(z.words) && j-k < maxClauseWords; j++ {
 		w := z.tok(j)

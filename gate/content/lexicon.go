@@ -390,7 +390,7 @@ var leadAdverbs = func() map[string]bool {
 }()
 
 // wayAdjectives before "way" ask for a way to do something: "the quickest
-// way", "the best way to…".
+// way of…", "the best way to…".
 var wayAdjectives = setOf("best quickest fastest easiest simplest safest cleanest right proper correct recommended")
 
 // titleLabels name a title, not a request, after their colon: "Task:
