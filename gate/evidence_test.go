@@ -628,23 +628,30 @@ func TestRequestFromOutside(t *testing.T) {
 	for _, tc := range []struct {
 		name, query, text string
 		auth              memory.Authority
-		want              bool // marked as a request
+		want              bool             // marked as a request
+		lineage           memory.Authority // the lineage's lowest authority, when it differs from auth
 	}{
-		{"planted in a tool's output", reviews, planted, tool, true},
-		{"planted, external", reviews, planted, ext, true},
-		{"planted, inferred", reviews, planted, inferred, true},
-		{"planted, unknown provenance", reviews, planted, "", true},
-		{"the user's own", reviews, planted, confirmed, false},
-		{"the system's", reviews, planted, memory.AuthoritySystem, false},
-		{"a clean output", reviews, clean, tool, false},
-		{"a bill, the task pays it", payIt, bill, ext, false},
-		{"a bill, the task reads it", readIt, bill, ext, true},
+		{"planted in a tool's output", reviews, planted, tool, true, ""},
+		{"planted, external", reviews, planted, ext, true, ""},
+		{"planted, inferred", reviews, planted, inferred, true, ""},
+		{"planted, unknown provenance", reviews, planted, "", true, ""},
+		{"the user's own", reviews, planted, confirmed, false, ""},
+		{"the system's", reviews, planted, memory.AuthoritySystem, false, ""},
+		{"a clean output", reviews, clean, tool, false, ""},
+		{"a bill, the task pays it", payIt, bill, ext, false, ""},
+		{"a bill, the task reads it", readIt, bill, ext, true, ""},
+		// a memory that claims the user's word but derives from an
+		// outside one is judged by its lineage's authority
+		{"the user's word on an outside page", reviews, planted, confirmed, true, ext},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := make([]float32, embed.BuiltinDim)
 			embed.NewBuiltin().EmbedInto(q, tc.query)
 			c := cand("m", tc.text, tc.auth, "", q)
 			c.Query = tc.query
+			if tc.lineage != "" {
+				c.Lineage.EffectiveAuthority = tc.lineage
+			}
 			results := []*admit.Result{{MemoryID: "m", Decision: admit.Admit}}
 			actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskReadOnly, Now: now}
 			if err := g.Judge(context.Background(), actx, []*admit.Candidate{c}, results); err != nil {
