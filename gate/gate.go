@@ -84,9 +84,11 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     marked, non-bindable summary, whatever its fit (conflicting_answers);
 //   - a memory whose effective authority is not system or user_confirmed
 //     and that asks its reader to act (send, pay, grant, delete…) where
-//     the query does not (content.Analysis.RequestsUnasked) is passed only
-//     as a marked, non-bindable summary, whatever its fit
-//     (instruction_in_content);
+//     the query does not (content.Analysis.RequestsUnasked), or carries
+//     code that acts beyond computing an answer (runs commands, sends data
+//     to other machines…) in a way the query does not speak of
+//     (content.Analysis.CodeActsUnasked), is passed only as a marked,
+//     non-bindable summary, whatever its fit (instruction_in_content);
 //   - a memory whose fit is below its bucket's threshold is lowered for the
 //     content group that drove the fit down most: quarantined (or ranked
 //     down, for user-confirmed and system memories; or passed as a marked,
@@ -193,11 +195,13 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// justifies nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonConflictingAnswers, markedSummary)
 		}
-		if !highAuthority && s.ext.mems[i].RequestsUnasked(&s.ext.query) {
+		if m := s.ext.mems[i]; !highAuthority && (m.RequestsUnasked(&s.ext.query) || m.CodeActsUnasked(&s.ext.query)) {
 			// Text from anyone but the user or the system asks its reader
-			// to act (send, pay, grant, delete…) where the task does not:
-			// what an agent must not take as its instruction. The memory
-			// is shown, marked, and justifies nothing.
+			// to act (send, pay, grant, delete…), or carries code that acts
+			// (runs commands, sends data out…), where the task does not:
+			// what an agent must not take as its instruction, nor pass on
+			// as its answer. The memory is shown, marked, and justifies
+			// nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonInstructionContent, markedSummary)
 		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {

@@ -177,6 +177,11 @@ type Analysis struct {
 	// targets holds, per request, the hash of the word that names where
 	// its sentence sends (requestTarget), 0 for nowhere named.
 	targets [MaxRequests]uint64
+	// code holds, as Words hashes them, the first MaxCodeActs calls by
+	// which code in the text acts beyond computing an answer (CodeActs);
+	// nCode how many it holds.
+	code  [MaxCodeActs]uint64
+	nCode int
 	// asksHow is set when the text asks how to do something ("How do I
 	// rotate the key?", "how to install…", "the quickest way to…"): a
 	// request to do it answers it.
@@ -682,6 +687,10 @@ type word struct {
 	// space or a tab, 0 for none: "\n" before a line's first word, "-"
 	// before a list item's.
 	prev byte
+	// joint is the one ASCII character that joins the word to the one
+	// before it, with nothing else between them: '.' in "os.system", '/'
+	// in "/etc/passwd"; 0 for a space, several characters or none.
+	joint byte
 }
 
 var seed = maphash.MakeSeed()
@@ -703,6 +712,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	var upperLetters, letters int
 	acts := false // a word of actVerbs: the text may make a request
+	code := false // a word of codeWords: the text may hold code that acts
 	var counts [NumCues]int
 	var domainHits [NumDomains]int
 	for i := range z.words {
@@ -746,6 +756,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			out.Hedged = true
 		}
 		acts = acts || e.act
+		code = code || e.code
 		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways") && z.asksHowAt(i) {
 			out.asksHow = true
 		}
@@ -797,6 +808,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 				z.passiveRequest(i, seq, out)
 			}
 		}
+	}
+	if code {
+		z.codeActs(seq, out)
 	}
 	n := float32(len(z.words))
 	sentences := 0
@@ -1451,6 +1465,9 @@ func (z *Analyzer) tokenize(text string) {
 	sentence, in := true, false
 	var cur word
 	var prev byte // the last character that was not a space, a tab or part of a word
+	// The characters since the last word, and the last of them: a word
+	// after exactly one that is no space is joined by it (word.joint).
+	gap, last := -1, byte(0) // -1: no word yet
 	end := func() {
 		if in {
 			cur.end = len(z.lower)
@@ -1473,7 +1490,10 @@ func (z *Analyzer) tokenize(text string) {
 		if letter || digit || in && (r == '\'' || r == '’') && i < len(text) && isLetterByte(text[i]) {
 			if !in {
 				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev}
-				in, sentence, prev = true, false, 0
+				if gap == 1 && last != ' ' && last != '\t' && last != '\r' && last != '\n' {
+					cur.joint = last
+				}
+				in, sentence, prev, gap = true, false, 0, 0
 			}
 			if letter {
 				cur.letters++
@@ -1502,6 +1522,13 @@ func (z *Analyzer) tokenize(text string) {
 			cur.next = byte(r)
 		}
 		end()
+		if gap >= 0 {
+			gap++
+			last = 0
+			if r < utf8.RuneSelf {
+				last = byte(r)
+			}
+		}
 		if r != ' ' && r != '\t' && r != '\r' && r < utf8.RuneSelf {
 			prev = byte(r)
 		}

@@ -19,6 +19,7 @@ type entry struct {
 	hedge    bool   // makes a statement less than an assertion (hedgeWords)
 	silent   bool   // in the lexicon for the one-holder rule only (a role, hedge or addition) or as an act: unknown to everything else
 	act      bool   // an act beyond the reply (actVerbs): Analyze looks for requests only in a text that holds one
+	code     bool   // a word by which code acts (codeWords): Analyze looks for code acts only in a text that holds one
 	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
 	hash     uint64 // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
@@ -523,6 +524,9 @@ func init() {
 	for p, v := range actParticiples {
 		quiet(p, func(e *entry) { e.act = true })
 		participleVerbs[p] = maphash.String(seed, v)
+	}
+	for w := range codeWords {
+		quiet(w, func(e *entry) { e.code = true })
 	}
 	for w, e := range lexicon {
 		e.hash = maphash.String(seed, w)
