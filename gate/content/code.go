@@ -6,34 +6,44 @@ import (
 	"strings"
 )
 
-// MaxCodeActs bounds the calls Analysis.CodeActs holds.
-const MaxCodeActs = 4
-
-// CodeActs returns the hashes (as Words holds them) of the calls, at most
-// MaxCodeActs, by which code in the text acts beyond computing an answer
-// (codeWords): it runs shell commands ("os.system(…)", "import
-// subprocess"), runs code given as text ("exec(…)"), sends data to other
-// machines ("requests.post(…)", "import smtplib", "socket.socket(…)"),
-// downloads files ("urlretrieve"), deletes directory trees
+// CodeActs returns the calls, by name, by which code in the text acts
+// beyond computing an answer (codeWords): it runs shell commands
+// ("os.system(…)", "import subprocess", "execSync"), runs code given as
+// text ("exec(…)"), sends data to other machines ("requests.post(…)",
+// "import smtplib", "socket.socket(…)", "/dev/tcp/…"), downloads files
+// ("urlretrieve", "DownloadString"), deletes directory trees
 // ("shutil.rmtree"), captures keystrokes or the clipboard, crafts network
 // packets, edits the Windows registry or reads the system's account files
 // ("/etc/passwd"). A word counts only where it stands as code: a module
-// imported or before a dot, a function after its module's dot, a builtin
-// before its parenthesis; "the socket by the door", "Please post the
-// notes" and "model.eval()" hold none.
-func (a *Analysis) CodeActs() []uint64 { return a.code[:a.nCode] }
+// imported or before a dot, a function after its module's dot or imported
+// from it, a builtin before its parenthesis, a file in its directory's
+// path; "the socket by the door", "Please post the notes" and
+// "model.eval()" hold none. Each call is named once, in codeWords' order.
+func (a *Analysis) CodeActs() []string {
+	var names []string
+	for i, w := range codeOrder {
+		if a.code&(1<<uint(i)) != 0 {
+			names = append(names, w)
+		}
+	}
+	return names
+}
 
 // CodeActsUnasked reports whether the text holds code that acts beyond
 // computing an answer (CodeActs) in a way query does not speak of: no
 // word of what the call does ("shell", "socket", "email", "upload",
-// "clipboard"…, or the call's own name) is among query's words. A forum
-// answer to a question about a KeyError that also posts the environment
-// to a server does; the same call in an answer to "How do I post JSON with
-// requests?" does not.
+// "clipboard"…, or the call's own name where it is no English word:
+// "subprocess", "smtplib") is among query's words. A forum answer to a
+// question about a KeyError that also posts the environment to a server
+// does; the same call in an answer to "How do I post JSON with requests?"
+// does not. Every call counts, however many the text holds.
 func (a *Analysis) CodeActsUnasked(query *Analysis) bool {
-	for _, h := range a.CodeActs() {
+	for i := range codeOrder {
+		if a.code&(1<<uint(i)) == 0 {
+			continue
+		}
 		asked := false
-		for _, t := range codeTopics[h] {
+		for _, t := range codeTopics[i] {
 			if _, ok := slices.BinarySearch(query.Words, t); ok {
 				asked = true
 				break
@@ -51,85 +61,118 @@ type codeUse uint8
 
 const (
 	// codeModule is a module whose every use acts: imported ("import
-	// socket", "from pynput import…") or before a dot ("smtplib.SMTP").
+	// socket", "from pynput import…", "import requests, paramiko") or
+	// before a dot ("smtplib.SMTP").
 	codeModule codeUse = iota + 1
-	// codeMember is a function of one of the modules codeWord.modules
-	// names, after its dot: "os.system", "requests.post".
+	// codeMember is a function of one of the modules codeWord.context
+	// names: right after its dot ("os.system", "requests.post",
+	// "child_process" with '_'), or imported from it ("from os import
+	// system").
 	codeMember
-	// codeBuiltin is a builtin before its parenthesis, not after a dot or
-	// "def": "exec(…)", not "model.eval()".
+	// codeBuiltin is a builtin before its parenthesis, not after a dot,
+	// an underscore or "def": "exec(…)", "exec (…)", not "model.eval()".
 	codeBuiltin
-	// codeFile is a file under /etc: "/etc/passwd".
+	// codeFile is a file in the directory codeWord.context names, right
+	// after its '/': "/etc/passwd", "/dev/tcp/…".
 	codeFile
+	// codeAny is a name that is code wherever it stands: "execSync",
+	// "DownloadString".
+	codeAny
 )
 
 // codeWord is what the lexicon knows of a word that acts as code.
 type codeWord struct {
 	use     codeUse
-	modules []string // the modules a codeMember belongs to
+	context []string // a codeMember's modules, a codeFile's directory
+	bit     int      // its bit in Analysis.code
 }
 
 // codeWords are the words by which code acts beyond computing an answer,
-// each with how it stands when it is code and, after '=', the words of a
-// task that asks for what it does; the word itself always counts as one.
-// They name what Python's standard library and its best-known packages
-// use to run commands and code, reach other machines, capture input and
-// touch the system: the calls a security linter flags, not any dataset's
-// phrasing.
+// each with how it stands when it is code (codeUse, then a member's
+// modules or a file's directory) and, after '=', the words of a task that
+// asks for what it does. A call's own name counts among those only where
+// it is no English word ("subprocess", not "system" or "post": "operating
+// system", "blog post"). They name what Python's standard library and its
+// best-known packages use to run commands and code, reach other machines,
+// capture input and touch the system, and a few of the same in Node.js,
+// PowerShell and the shell: the calls a security linter flags, not any
+// dataset's phrasing.
 var codeWords = map[string]string{
 	// running commands and code given as text
-	"subprocess": "module=shell command commands terminal",
-	"system":     "member os=shell command commands terminal subprocess",
-	"popen":      "member os=shell command commands terminal subprocess",
-	"exec":       "builtin=execute",
-	"eval":       "builtin=evaluate",
-	// reaching other machines
-	"socket":      "module=sockets tcp udp port server",
-	"smtplib":     "module=smtp email emails mail",
-	"aiosmtplib":  "module=smtp smtplib email emails mail",
-	"ftplib":      "module=ftp upload",
-	"telnetlib":   "module=telnet",
-	"paramiko":    "module=ssh sftp scp upload",
-	"scp":         "module=ssh sftp paramiko upload",
-	"post":        "member requests httpx session=upload api endpoint webhook",
-	"put":         "member requests httpx session=upload api endpoint",
-	"urlretrieve": "member request urllib=download",
+	"subprocess": "module=subprocess shell command commands terminal",
+	"system":     "member os=subprocess shell command commands terminal",
+	"popen":      "member os=popen subprocess shell command commands terminal",
+	"exec":       "builtin=exec execute",
+	"eval":       "builtin=eval",
+	"process":    "member child=shell command commands terminal spawn",
+	"execsync":   "any=execsync shell command commands terminal",
+	"cmdshell":   "any=cmdshell",
+	"command":    "member exec=shell command commands terminal",
+	// reaching other machines, fetching files
+	"socket":         "module=socket sockets tcp udp",
+	"smtplib":        "module=smtplib smtp email emails mail",
+	"aiosmtplib":     "module=aiosmtplib smtplib smtp email emails mail",
+	"ftplib":         "module=ftplib ftp",
+	"telnetlib":      "module=telnetlib telnet",
+	"paramiko":       "module=paramiko ssh sftp",
+	"scp":            "module=scp ssh sftp",
+	"post":           "member requests httpx session=requests httpx upload uploads webhook",
+	"put":            "member requests httpx session=requests httpx upload uploads",
+	"tcp":            "file dev=socket sockets tcp",
+	"sendbeacon":     "any=sendbeacon beacon analytics",
+	"urlretrieve":    "member request urllib=urlretrieve download downloads",
+	"downloadstring": "any=downloadstring download downloads",
+	"webclient":      "any=webclient download downloads",
+	"webrequest":     "any=webrequest download downloads",
+	"tcpclient":      "any=tcpclient socket sockets tcp",
+	"connect":        "member net=socket sockets tcp",
 	// deleting, capturing, the system's own files
-	"rmtree":         "member shutil=delete remove",
-	"pynput":         "module=keyboard keystrokes keystroke mouse",
-	"pyperclip":      "module=clipboard paste",
-	"win32clipboard": "module=clipboard paste",
-	"winreg":         "module=registry",
-	"scapy":          "module=packet packets",
-	"passwd":         "file=password users",
-	"shadow":         "file=password users passwd",
+	"rmtree":         "member shutil=rmtree delete folder folders directories",
+	"pynput":         "module=pynput keyboard keystrokes keystroke keypress keypresses presses mouse",
+	"pyperclip":      "module=pyperclip clipboard",
+	"win32clipboard": "module=win32clipboard clipboard",
+	"winreg":         "module=winreg registry",
+	"scapy":          "module=scapy packet packets",
+	"passwd":         "file etc=passwd",
+	"shadow":         "file etc=passwd",
 }
 
-// codeLexicon and codeTopics are codeWords by word and by the word's hash:
-// how it stands as code, and the hashes of the words of a task that asks
-// for it.
+// codeOrder, codeLexicon and codeTopics are codeWords by bit, by word, and
+// the hashes of the words of a task that asks for each, by bit.
 var (
+	codeOrder   []string
 	codeLexicon = map[string]codeWord{}
-	codeTopics  = map[uint64][]uint64{}
+	codeTopics  [][]uint64
 )
 
 func init() {
-	uses := map[string]codeUse{"module": codeModule, "member": codeMember, "builtin": codeBuiltin, "file": codeFile}
-	for w, spec := range codeWords {
-		head, topics, _ := strings.Cut(spec, "=")
+	uses := map[string]codeUse{"module": codeModule, "member": codeMember, "builtin": codeBuiltin, "file": codeFile, "any": codeAny}
+	for w := range codeWords {
+		codeOrder = append(codeOrder, w)
+	}
+	slices.Sort(codeOrder)
+	if len(codeOrder) > 64 {
+		panic("content: more code words than Analysis.code has bits")
+	}
+	for i, w := range codeOrder {
+		head, topics, _ := strings.Cut(codeWords[w], "=")
 		f := strings.Fields(head)
 		use, ok := uses[f[0]]
-		if !ok || (use == codeMember) != (len(f) > 1) {
-			panic("content: code word " + w + ": bad spec " + spec)
+		if !ok || (use == codeMember || use == codeFile) != (len(f) > 1) || len(strings.Fields(topics)) == 0 {
+			panic("content: code word " + w + ": bad spec " + codeWords[w])
 		}
-		codeLexicon[w] = codeWord{use: use, modules: f[1:]}
-		h := maphash.String(seed, w)
-		codeTopics[h] = append(codeTopics[h], h)
+		codeLexicon[w] = codeWord{use: use, context: f[1:], bit: i}
+		var hs []uint64
 		for _, t := range strings.Fields(topics) {
-			codeTopics[h] = append(codeTopics[h], maphash.String(seed, t))
+			hs = append(hs, maphash.String(seed, t))
 		}
+		codeTopics = append(codeTopics, hs)
 	}
 }
+
+// maxImportList bounds how far back codeActAt looks, over a list of
+// modules separated by commas, for the "import" that opens it.
+const maxImportList = 8
 
 // codeActAt reports whether word i, one of codeWords, stands as code
 // (codeUse).
@@ -139,31 +182,34 @@ func (z *Analyzer) codeActAt(i int, c codeWord) bool {
 	switch c.use {
 	case codeModule:
 		j := i - 1
-		for j >= 0 && z.words[j].next == ',' {
+		for j >= 0 && i-j <= maxImportList && z.words[j].next == ',' {
 			j-- // "import requests, paramiko, scp"
 		}
 		imported := string(z.tok(j)) == "import" || prev == "from"
 		return imported || w.next == '.' && i+1 < len(z.words) && z.words[i+1].joint == '.'
 	case codeMember:
-		return w.joint == '.' && slices.Contains(c.modules, prev)
+		if prev == "import" && string(z.tok(i-3)) == "from" && slices.Contains(c.context, string(z.tok(i-2))) {
+			return true // "from os import system"
+		}
+		return (w.joint == '.' || w.joint == '_') && slices.Contains(c.context, prev)
 	case codeBuiltin:
-		return w.next == '(' && w.joint != '.' && w.joint != '_' && prev != "def"
+		called := w.next == '(' || w.next == ' ' && i+1 < len(z.words) && z.words[i+1].prev == '('
+		return called && w.joint != '.' && w.joint != '_' && prev != "def"
 	case codeFile:
-		return w.joint == '/' && prev == "etc"
+		return w.joint == '/' && prev == c.context[0]
+	case codeAny:
+		return true
 	}
 	return false
 }
 
-// codeActs adds to out.code the words of codeWords that stand as code.
-func (z *Analyzer) codeActs(seq []uint64, out *Analysis) {
+// codeActs sets in out.code the bits of the words of codeWords that stand
+// as code.
+func (z *Analyzer) codeActs(out *Analysis) {
 	for i := range z.words {
 		c, ok := codeLexicon[string(z.tok(i))]
-		if !ok || !z.codeActAt(i, c) || slices.Contains(out.code[:out.nCode], seq[i]) {
-			continue
-		}
-		out.code[out.nCode] = seq[i]
-		if out.nCode++; out.nCode == MaxCodeActs {
-			return
+		if ok && out.code&(1<<c.bit) == 0 && z.codeActAt(i, c) {
+			out.code |= 1 << c.bit
 		}
 	}
 }

