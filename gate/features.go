@@ -415,13 +415,13 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	}
 	factual = factual && len(e.keys) >= 2
 	e.analyzeMemories(actx.UserID, cands)
-	e.sims, e.norms = growF(e.sims, n), growF(e.norms, n)
-	e.newerC, e.newerJ, e.olderC, e.olderJ = growF(e.newerC, n), growF(e.newerJ, n), growF(e.olderC, n), growF(e.olderJ, n)
-	e.newerF, e.newerX = growF(e.newerF, n), growF(e.newerX, n)
-	e.dupMax, e.dupN = growF(e.dupMax, n), growF(e.dupN, n)
+	e.sims, e.norms = grow(e.sims, n), grow(e.norms, n)
+	e.newerC, e.newerJ, e.olderC, e.olderJ = grow(e.newerC, n), grow(e.newerJ, n), grow(e.olderC, n), grow(e.olderJ, n)
+	e.newerF, e.newerX = grow(e.newerF, n), grow(e.newerX, n)
+	e.dupMax, e.dupN = grow(e.dupMax, n), grow(e.dupN, n)
 	qn := norm(q)
-	e.trust, e.restatedTrusted, e.replaced = growB(e.trust, n), growB(e.restatedTrusted, n), growB(e.replaced, n)
-	e.disputed, e.answers = growB(e.disputed, n), growB(e.answers, n)
+	e.trust, e.restatedTrusted, e.replaced = grow(e.trust, n), grow(e.restatedTrusted, n), grow(e.replaced, n)
+	e.disputed, e.answers = grow(e.disputed, n), grow(e.answers, n)
 	e.asked = slices.Grow(e.asked[:0], n)[:n]
 	e.qat, e.qatBuf = grow(e.qat, n), grow(e.qatBuf, n)
 	roleKeys := content.RoleKeys(e.keys)
@@ -811,7 +811,7 @@ func (e *extractor) analyzeMemories(user string, cands []*admit.Candidate) {
 		e.mems = make([]*content.Analysis, n)
 	}
 	e.mems = e.mems[:n]
-	e.own, e.keep, e.missed = grow(e.own, n), growB(e.keep, n), e.missed[:0]
+	e.own, e.keep, e.missed = grow(e.own, n), grow(e.keep, n), e.missed[:0]
 	if e.cache != nil {
 		e.texts = e.texts[:0]
 		for _, c := range cands {
@@ -864,20 +864,6 @@ func grow[T any](a []T, n int) []T {
 		return b
 	}
 	return a[:n]
-}
-
-func growB(b []bool, n int) []bool {
-	if cap(b) < n {
-		return make([]bool, n)
-	}
-	return b[:n]
-}
-
-func growF(b []float32, n int) []float32 {
-	if cap(b) < n {
-		return make([]float32, n)
-	}
-	return b[:n]
 }
 
 // GroupNames lists the feature groups in order, for inspection.

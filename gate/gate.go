@@ -133,7 +133,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		if g.emb == nil || d != embed.BuiltinDim {
 			return fmt.Errorf("query vector has dimension %d; the model needs %s", len(q), g.m.Header.Embedder)
 		}
-		s.q = growF(s.q, d)
+		s.q = grow(s.q, d)
 		g.emb.EmbedInto(s.q, cands[0].Query)
 		q = s.q
 	}

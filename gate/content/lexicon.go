@@ -478,7 +478,9 @@ func init() {
 		lexicon[w] = e
 	}
 	for _, w := range strings.Fields(plainWords) {
-		lexicon[w] = lexicon[w] // known, with no cue
+		if _, ok := lexicon[w]; !ok {
+			lexicon[w] = entry{} // known, with no cue
+		}
 	}
 	// Last before the hashes: a role, hedge, addition or act word the
 	// lexicon did not know stays unknown for everything else (a name when
