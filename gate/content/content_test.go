@@ -438,6 +438,15 @@ func TestRequests(t *testing.T) {
 	if got := len(analyze("Please send it today. Send it again tomorrow. And then send it on Friday.").Requests()); got != 1 {
 		t.Errorf("one act asked three times: %d acts", got)
 	}
+	// Acts the task asks for do not hide one it does not behind them.
+	const task = "Pay the rent, send the receipt, book the van, cancel the gym and delete the old draft."
+	asked := "Please pay the rent. Please send the receipt. Please book the van. Please cancel the gym."
+	if analyze(asked).RequestsUnasked(analyze(task)) {
+		t.Errorf("four asked acts read as unasked")
+	}
+	if !analyze(asked + " Please transfer the savings to the new account.").RequestsUnasked(analyze(task)) {
+		t.Errorf("an unasked fifth act, after four asked ones, passed")
+	}
 }
 
 func TestAnalyzerReuseIsClean(t *testing.T) {
@@ -515,7 +524,7 @@ func sameAnalysis(a, b *Analysis) bool {
 		a.Bytes == b.Bytes && a.Upper == b.Upper && slices.Equal(a.Words, b.Words) && slices.Equal(a.Seq, b.Seq) &&
 		slices.Equal(a.Names, b.Names) && a.Roles == b.Roles && a.Several == b.Several && a.Hedged == b.Hedged &&
 		slices.Equal(a.Possessors, b.Possessors) && a.wordBits == b.wordBits && a.requests == b.requests &&
-		a.nRequests == b.nRequests && a.targets == b.targets && a.asksHow == b.asksHow && a.code == b.code
+		a.nRequests == b.nRequests && a.targets == b.targets && a.moreRequests == b.moreRequests && a.asksHow == b.asksHow && a.code == b.code
 }
 
 func BenchmarkAnalyze1k(b *testing.B) {
