@@ -18,11 +18,11 @@ import (
 // imported or before a dot, a function after its module's dot or imported
 // from it, a builtin before its parenthesis, a file in its directory's
 // path; "the socket by the door", "Please post the notes" and
-// "model.eval()" hold none. Each call is named once, in codeWords' order.
+// "model.eval()" hold none. Each call is named once, in alphabetical order.
 func (a *Analysis) CodeActs() []string {
 	var names []string
 	for i, w := range codeOrder {
-		if a.code&(1<<uint(i)) != 0 {
+		if a.code&(1<<i) != 0 {
 			names = append(names, w)
 		}
 	}
@@ -39,7 +39,7 @@ func (a *Analysis) CodeActs() []string {
 // does not. Every call counts, however many the text holds.
 func (a *Analysis) CodeActsUnasked(query *Analysis) bool {
 	for i := range codeOrder {
-		if a.code&(1<<uint(i)) == 0 {
+		if a.code&(1<<i) == 0 {
 			continue
 		}
 		asked := false
@@ -99,15 +99,16 @@ type codeWord struct {
 // dataset's phrasing.
 var codeWords = map[string]string{
 	// running commands and code given as text
-	"subprocess": "module=subprocess shell command commands terminal",
-	"system":     "member os=subprocess shell command commands terminal",
-	"popen":      "member os=popen subprocess shell command commands terminal",
-	"exec":       "builtin=exec execute",
-	"eval":       "builtin=eval",
-	"process":    "member child=shell command commands terminal spawn",
-	"execsync":   "any=execsync shell command commands terminal",
-	"cmdshell":   "any=cmdshell",
-	"command":    "member exec=shell command commands terminal",
+	"subprocess":     "module=subprocess shell command commands terminal",
+	"system":         "member os=subprocess shell command commands terminal",
+	"popen":          "member os=popen subprocess shell command commands terminal",
+	"exec":           "builtin=exec execute",
+	"eval":           "builtin=eval",
+	"process":        "member child=shell command commands terminal spawn",
+	"execsync":       "any=execsync shell command commands terminal",
+	"cmdshell":       "any=cmdshell",
+	"command":        "member exec=shell command commands terminal",
+	"commandcontext": "member exec=shell command commands terminal",
 	// reaching other machines, fetching files
 	"socket":         "module=socket sockets tcp udp",
 	"smtplib":        "module=smtplib smtp email emails mail",
@@ -157,6 +158,9 @@ func init() {
 	for i, w := range codeOrder {
 		head, topics, _ := strings.Cut(codeWords[w], "=")
 		f := strings.Fields(head)
+		if len(f) == 0 {
+			panic("content: code word " + w + ": no use in " + codeWords[w])
+		}
 		use, ok := uses[f[0]]
 		if !ok || (use == codeMember || use == codeFile) != (len(f) > 1) || len(strings.Fields(topics)) == 0 {
 			panic("content: code word " + w + ": bad spec " + codeWords[w])
@@ -170,42 +174,84 @@ func init() {
 	}
 }
 
-// maxImportList bounds how far back codeActAt looks, over a list of
-// modules separated by commas, for the "import" that opens it.
+// maxImportList bounds how far back importAt looks, over a list of
+// modules, for the "import" that opens it.
 const maxImportList = 8
+
+// importAt returns the index of the "import" whose list holds word i
+// ("import socket", "import requests, paramiko, scp", "import os.path,
+// socket", "import requests as r, socket", "from os import popen,
+// system"), or -1.
+func (z *Analyzer) importAt(i int) int {
+	for j := i - 1; j >= 0 && i-j <= maxImportList; j-- {
+		switch {
+		case string(z.tok(j)) == "import":
+			return j
+		// Word j must join the list to word j+1: as the end of an earlier
+		// item, a part of a dotted name, or an alias.
+		case z.words[j].next == ',', z.words[j+1].joint == '.', string(z.tok(j)) == "as", string(z.tok(j+1)) == "as":
+			continue
+		}
+		return -1
+	}
+	return -1
+}
+
+// fromModuleAt reports whether the "import" at word k follows "from" and
+// a module that list names: "from os import…", "from urllib.request
+// import…" (the last part of a dotted name).
+func (z *Analyzer) fromModuleAt(k int, list []string) bool {
+	m := k - 1
+	if m < 0 || !hasWord(list, z.tok(m)) {
+		return false
+	}
+	for m > 0 && z.words[m].joint == '.' {
+		m--
+	}
+	return string(z.tok(m-1)) == "from"
+}
+
+// hasWord reports whether list holds w, without converting w.
+func hasWord(list []string, w []byte) bool {
+	for _, s := range list {
+		if string(w) == s {
+			return true
+		}
+	}
+	return false
+}
 
 // codeActAt reports whether word i, one of codeWords, stands as code
 // (codeUse).
 func (z *Analyzer) codeActAt(i int, c codeWord) bool {
 	w := &z.words[i]
-	prev := string(z.tok(i - 1))
+	prev := z.tok(i - 1)
 	switch c.use {
 	case codeModule:
-		j := i - 1
-		for j >= 0 && i-j <= maxImportList && z.words[j].next == ',' {
-			j-- // "import requests, paramiko, scp"
-		}
-		imported := string(z.tok(j)) == "import" || prev == "from"
-		return imported || w.next == '.' && i+1 < len(z.words) && z.words[i+1].joint == '.'
+		dotted := w.next == '.' && i+1 < len(z.words) && z.words[i+1].joint == '.' // "smtplib.SMTP"
+		from := string(prev) == "from" && string(z.tok(i+1)) == "import"           // "from pynput import…"
+		return dotted || from || z.importAt(i) >= 0
 	case codeMember:
-		if prev == "import" && string(z.tok(i-3)) == "from" && slices.Contains(c.context, string(z.tok(i-2))) {
-			return true // "from os import system"
+		// After a module's dot, or the underscore of Node's
+		// child_process, a module name of its own; or imported from it.
+		if (w.joint == '.' || w.joint == '_' && string(prev) == "child") && hasWord(c.context, prev) {
+			return true
 		}
-		return (w.joint == '.' || w.joint == '_') && slices.Contains(c.context, prev)
+		k := z.importAt(i)
+		return k >= 0 && z.fromModuleAt(k, c.context) // "from os import system"
 	case codeBuiltin:
-		called := w.next == '(' || w.next == ' ' && i+1 < len(z.words) && z.words[i+1].prev == '('
-		return called && w.joint != '.' && w.joint != '_' && prev != "def"
+		return w.after == '(' && w.joint != '.' && w.joint != '_' && string(prev) != "def"
 	case codeFile:
-		return w.joint == '/' && prev == c.context[0]
+		return w.joint == '/' && string(prev) == c.context[0]
 	case codeAny:
 		return true
 	}
 	return false
 }
 
-// codeActs sets in out.code the bits of the words of codeWords that stand
-// as code.
-func (z *Analyzer) codeActs(out *Analysis) {
+// markCodeActs sets in out.code the bits of the words of codeWords that
+// stand as code (Analysis.CodeActs).
+func (z *Analyzer) markCodeActs(out *Analysis) {
 	for i := range z.words {
 		c, ok := codeLexicon[string(z.tok(i))]
 		if ok && out.code&(1<<c.bit) == 0 && z.codeActAt(i, c) {

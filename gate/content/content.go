@@ -698,6 +698,9 @@ type word struct {
 	// before it, with nothing else between them: '.' in "os.system", '/'
 	// in "/etc/passwd"; 0 for a space, several characters or none.
 	joint byte
+	// after is the first character after the word that is not a space
+	// or a tab, if it is ASCII: '(' in "exec (code)"; 0 for none.
+	after byte
 }
 
 var seed = maphash.MakeSeed()
@@ -817,7 +820,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 	}
 	if code {
-		z.codeActs(out)
+		z.markCodeActs(out)
 	}
 	n := float32(len(z.words))
 	sentences := 0
@@ -1477,6 +1480,7 @@ func (z *Analyzer) tokenize(text string) {
 	// The characters since the last word, and the last of them: a word
 	// after exactly one that is no space is joined by it (word.joint).
 	gap, last := -1, byte(0) // -1: no word yet
+	waiting := false         // the last word's after is still to be found
 	end := func() {
 		if in {
 			cur.end = len(z.lower)
@@ -1498,6 +1502,10 @@ func (z *Analyzer) tokenize(text string) {
 		digit := ascii && r >= '0' && r <= '9' || !ascii && unicode.IsDigit(r)
 		if letter || digit || in && (r == '\'' || r == '’') && i < len(text) && isLetterByte(text[i]) {
 			if !in {
+				if waiting && ascii {
+					z.words[len(z.words)-1].after = byte(r)
+				}
+				waiting = false
 				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev}
 				if gap == 1 && last != ' ' && last != '\t' && last != '\r' && last != '\n' {
 					cur.joint = last
@@ -1530,7 +1538,16 @@ func (z *Analyzer) tokenize(text string) {
 		if in && r < utf8.RuneSelf {
 			cur.next = byte(r)
 		}
+		if in {
+			waiting = true
+		}
 		end()
+		if waiting && r != ' ' && r != '\t' {
+			if r < utf8.RuneSelf {
+				z.words[len(z.words)-1].after = byte(r)
+			}
+			waiting = false
+		}
 		if gap >= 0 {
 			gap++
 			last = 0
