@@ -6,6 +6,7 @@ package pgtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Env names the PostgreSQL server the integration tests use: a URL (or a
@@ -74,6 +76,40 @@ func Fresh(t testing.TB) string {
 	name := fmt.Sprintf("memgate_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1_000_000, serial.Add(1))
 	ident := pgx.Identifier{name}.Sanitize()
 	AdminExec(t, "CREATE DATABASE "+ident)
-	t.Cleanup(func() { AdminExec(t, "DROP DATABASE IF EXISTS "+ident+" WITH (FORCE)") })
+	t.Cleanup(func() { drop(t, ident) })
 	return WithDatabase(t, base, name)
+}
+
+// drop drops the database ident. A plain DROP DATABASE stops an autovacuum
+// worker busy in it (a test that wrote many rows may just have started
+// one), which WITH (FORCE) may not do for a role that is not a superuser:
+// it must be allowed to signal every backend, the worker's too. FORCE is
+// kept for what a test left connected; each is retried while a worker or
+// a closing connection is in the way.
+func drop(t testing.TB, ident string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, ServerURL(t))
+	if err != nil {
+		t.Fatalf("connect to %s: %v", Env, err)
+	}
+	defer conn.Close(ctx)
+	var last error
+	for attempt := range 20 {
+		stmt := "DROP DATABASE IF EXISTS " + ident
+		if attempt%2 == 1 {
+			stmt += " WITH (FORCE)"
+		}
+		if _, last = conn.Exec(ctx, stmt); last == nil {
+			return
+		}
+		var pgErr *pgconn.PgError
+		// 55006: in use by other sessions; 42501: FORCE may not signal one.
+		if !errors.As(last, &pgErr) || pgErr.Code != "55006" && pgErr.Code != "42501" {
+			break
+		}
+		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
+	}
+	t.Fatalf("DROP DATABASE %s: %v", ident, last)
 }
