@@ -54,6 +54,19 @@ func WithDatabase(t testing.TB, base, name string) string {
 // AdminExec runs statements on the test server's own database.
 func AdminExec(t testing.TB, stmts ...string) {
 	t.Helper()
+	admin(t, func(ctx context.Context, conn *pgx.Conn) {
+		for _, st := range stmts {
+			if _, err := conn.Exec(ctx, st); err != nil {
+				t.Fatalf("%s: %v", st, err)
+			}
+		}
+	})
+}
+
+// admin runs f on a connection to the test server's own database, with a
+// minute for it all.
+func admin(t testing.TB, f func(ctx context.Context, conn *pgx.Conn)) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, ServerURL(t))
@@ -61,11 +74,7 @@ func AdminExec(t testing.TB, stmts ...string) {
 		t.Fatalf("connect to %s: %v", Env, err)
 	}
 	defer conn.Close(ctx)
-	for _, st := range stmts {
-		if _, err := conn.Exec(ctx, st); err != nil {
-			t.Fatalf("%s: %v", st, err)
-		}
-	}
+	f(ctx, conn)
 }
 
 // Fresh creates an empty database, dropped when t ends, and returns its
@@ -88,28 +97,23 @@ func Fresh(t testing.TB) string {
 // a closing connection is in the way.
 func drop(t testing.TB, ident string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, ServerURL(t))
-	if err != nil {
-		t.Fatalf("connect to %s: %v", Env, err)
-	}
-	defer conn.Close(ctx)
-	var last error
-	for attempt := range 20 {
-		stmt := "DROP DATABASE IF EXISTS " + ident
-		if attempt%2 == 1 {
-			stmt += " WITH (FORCE)"
+	admin(t, func(ctx context.Context, conn *pgx.Conn) {
+		var last error
+		for attempt := range 20 {
+			stmt := "DROP DATABASE IF EXISTS " + ident
+			if attempt%2 == 1 {
+				stmt += " WITH (FORCE)"
+			}
+			if _, last = conn.Exec(ctx, stmt); last == nil {
+				return
+			}
+			var pgErr *pgconn.PgError
+			// 55006: in use by other sessions; 42501: FORCE may not signal one.
+			if !errors.As(last, &pgErr) || pgErr.Code != "55006" && pgErr.Code != "42501" {
+				break
+			}
+			time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
 		}
-		if _, last = conn.Exec(ctx, stmt); last == nil {
-			return
-		}
-		var pgErr *pgconn.PgError
-		// 55006: in use by other sessions; 42501: FORCE may not signal one.
-		if !errors.As(last, &pgErr) || pgErr.Code != "55006" && pgErr.Code != "42501" {
-			break
-		}
-		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
-	}
-	t.Fatalf("DROP DATABASE %s: %v", ident, last)
+		t.Fatalf("DROP DATABASE %s: %v", ident, last)
+	})
 }
