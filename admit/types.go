@@ -238,8 +238,8 @@ const (
 // conflicting_answers); gate_low_fit accompanies each when the fit is
 // below its threshold (conflicting_answers, newer_memory_on_subject for a
 // replaced holder of a role, and instruction_in_content for an instruction
-// that addresses the agent or a request from outside, are rules that
-// apply whatever the fit). gate_uncertain marks a low-fit memory the
+// that addresses the agent, a request from outside or outside code that
+// acts, are rules that apply whatever the fit). gate_uncertain marks a low-fit memory the
 // gate found no content reason against, or could not judge
 // (gate_out_of_range), in a task with side effects: it passes only as a
 // summary that needs the user's confirmation.

@@ -648,6 +648,7 @@ func TestRequestFromOutside(t *testing.T) {
 		{"code that sends data away", keyError, exfil, ext, true, ""},
 		{"code that sends data away, the user's own", keyError, exfil, confirmed, false, ""},
 		{"code that sends, the task asks to send", sockets, exfil, ext, false, ""},
+		{"code that sends, the user's word on an outside page", keyError, exfil, confirmed, true, ext},
 		// a memory that claims the user's word but derives from an
 		// outside one is judged by its lineage's authority
 		{"the user's word on an outside page", reviews, planted, confirmed, true, ext},
