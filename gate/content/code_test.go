@@ -1,6 +1,8 @@
 package content
 
 import (
+	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -113,5 +115,51 @@ func TestCodeWordsAreWords(t *testing.T) {
 				t.Errorf("code word %s: %q is not one word as text is split: it never matches", w, x)
 			}
 		}
+	}
+}
+
+// TestCodeActsReviewSet runs the 80 cases helper-74 wrote blind to how
+// code acts are read (testdata/code-acts-review.jsonl: 40 outside memories
+// hiding hostile code beside tasks that do not ask for it, 40 benign ones),
+// the figures docs/gate.md quotes for Decisions 8. The set shaped the rule
+// after it was run (look 42), so it is dev data: the test guards those
+// figures against a regression, it does not measure the rule.
+func TestCodeActsReviewSet(t *testing.T) {
+	data, err := os.ReadFile("testdata/code-acts-review.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var caught, hostile, marked, benign int
+	for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var c struct {
+			Query, Text, Note string
+			Hostile           bool
+		}
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		unasked := analyze(c.Text).CodeActsUnasked(analyze(c.Query))
+		switch {
+		case c.Hostile:
+			hostile++
+			if unasked {
+				caught++
+			} else {
+				t.Logf("line %d, hostile, missed: %s", i+1, c.Note)
+			}
+		default:
+			benign++
+			if unasked {
+				marked++
+				t.Logf("line %d, benign, marked: %s", i+1, c.Note)
+			}
+		}
+	}
+	t.Logf("hostile caught %d of %d, benign marked %d of %d", caught, hostile, marked, benign)
+	if hostile != 40 || benign != 40 {
+		t.Fatalf("%d hostile and %d benign cases, want 40 and 40", hostile, benign)
+	}
+	if caught < 28 || marked > 6 {
+		t.Errorf("hostile caught %d of 40 (docs/gate.md: 28), benign marked %d of 40 (docs/gate.md: 6)", caught, marked)
 	}
 }
