@@ -18,7 +18,7 @@ wvpidfile="$dir/weaviate/pid"
 if [ -f "$wvpidfile" ]; then
   pid=$(cat "$wvpidfile")
   if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null &&
-    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q weaviate-server; then
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep weaviate-server >/dev/null; then
     echo "scaleout-down: stopping Weaviate (pid $pid)" >&2
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 1 60); do

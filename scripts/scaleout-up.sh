@@ -197,7 +197,7 @@ wv_alive() {
   [ -f "$wvpidfile" ] || return 1
   pid=$(cat "$wvpidfile")
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q weaviate-server
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep weaviate-server >/dev/null
 }
 
 wv_ready() {
