@@ -52,7 +52,11 @@ func setup(t *testing.T, prefix string) (base string, keys map[string]string) {
 		}
 		keys[name] = plain
 	}
-	var h http.Handler = server.New(eng, st, server.Options{MaxBatch: 10})
+	s, err := server.New(eng, st, server.Options{MaxBatch: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h http.Handler = s
 	if prefix != "" {
 		h = http.StripPrefix(prefix, h)
 	}

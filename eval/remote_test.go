@@ -45,7 +45,11 @@ func TestSearchModeThroughTheAPI(t *testing.T) {
 	if err := st.PutKey(ctx, key); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(server.New(eng, st, server.Options{}))
+	h, err := server.New(eng, st, server.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
 	defer srv.Close()
 
 	local, err := eval.Run(ctx, cases, eval.Options{Mode: eval.ModeSearch, Now: now})

@@ -1,9 +1,13 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/memgate/memgate"
+	"github.com/memgate/memgate/store/mem"
 )
 
 func TestCheckOrigin(t *testing.T) {
@@ -72,6 +76,22 @@ func TestCheckOrigin(t *testing.T) {
 	}
 	if err := CheckOrigins([]string{"https://a.example", "https://b.example:8443"}); err != nil {
 		t.Errorf("CheckOrigins: %v", err)
+	}
+}
+
+// TestNewRefusesOrigins: a library caller's origins are checked as the
+// CLI's and the config file's are, and the error names the option.
+func TestNewRefusesOrigins(t *testing.T) {
+	eng, err := memgate.New(context.Background(), mem.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	for _, origins := range [][]string{{"https://*.com"}, {"*", "https://a.example"}, {"app.example.com"}} {
+		s, err := New(eng, mem.New(), Options{CORSOrigins: origins})
+		if err == nil || s != nil || !strings.Contains(err.Error(), "CORSOrigins") {
+			t.Errorf("New with origins %q: %v, %v; want no server and an error naming CORSOrigins", origins, s, err)
+		}
 	}
 }
 

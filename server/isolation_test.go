@@ -63,7 +63,7 @@ func newWorld(t testing.TB, o Options) *world {
 		}
 		w.keys[k.name] = plain
 	}
-	w.h = New(eng, st, o)
+	w.h = mustNew(t, eng, st, o)
 	w.srv = httptest.NewServer(w.h)
 	t.Cleanup(w.srv.Close)
 	return w

@@ -78,7 +78,7 @@ func testReplicas(t *testing.T, pg string, newIndex func(int) index.Index) {
 				t.Fatal(err)
 			}
 		}
-		srv := httptest.NewServer(New(eng, st, Options{}))
+		srv := httptest.NewServer(mustNew(t, eng, st, Options{}))
 		t.Cleanup(srv.Close)
 		return &fixture{srv: srv, alice: plain}
 	}

@@ -73,8 +73,15 @@ type Server struct {
 // Options.SeparateMetrics). It is not authenticated.
 func (s *Server) MetricsHandler() http.Handler { return s.m.handler() }
 
-// New returns a server for eng, authenticating callers against keys.
-func New(eng *memgate.Engine, keys auth.Store, o Options) *Server {
+// New returns a server for eng, authenticating callers against keys. It
+// refuses options a browser or a client could not meet as written: an
+// origin in CORSOrigins that CheckOrigins refuses would otherwise match no
+// page, or, as "*" beside other origins or a wildcard over a public suffix,
+// more pages than meant.
+func New(eng *memgate.Engine, keys auth.Store, o Options) (*Server, error) {
+	if err := CheckOrigins(o.CORSOrigins); err != nil {
+		return nil, fmt.Errorf("server: CORSOrigins: %w", err)
+	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 4 << 20
 	}
@@ -92,7 +99,7 @@ func New(eng *memgate.Engine, keys auth.Store, o Options) *Server {
 	s.m.reg.MustRegister(newIndexLag(eng))
 	s.routes()
 	s.h = withCORS(s.mux, o.CORSOrigins)
-	return s
+	return s, nil
 }
 
 // ServeHTTP serves one request.

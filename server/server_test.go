@@ -57,7 +57,7 @@ func newFixture(t *testing.T, o Options) *fixture {
 		multi:       key(auth.Principal{ID: "agent-ab", Role: auth.Agent, Users: []string{"alice", "bob"}}),
 		admin:       key(auth.Principal{ID: "root", Role: auth.Admin, Users: []string{auth.AllUsers}}),
 	}
-	f.srv = httptest.NewServer(New(eng, st, o))
+	f.srv = httptest.NewServer(mustNew(t, eng, st, o))
 	t.Cleanup(f.srv.Close)
 	return f
 }
@@ -239,7 +239,7 @@ func TestSeparateMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { eng.Close() })
-	s := New(eng, eng.Store().(auth.Store), Options{SeparateMetrics: true})
+	s := mustNew(t, eng, eng.Store().(auth.Store), Options{SeparateMetrics: true})
 	api := httptest.NewServer(s)
 	t.Cleanup(api.Close)
 	metrics := httptest.NewServer(s.MetricsHandler())
@@ -280,7 +280,7 @@ func TestSQLiteGauges(t *testing.T) {
 	if !ok {
 		t.Fatal("the SQLite store keeps no API keys")
 	}
-	srv := httptest.NewServer(New(eng, keys, Options{}))
+	srv := httptest.NewServer(mustNew(t, eng, keys, Options{}))
 	t.Cleanup(srv.Close)
 	resp, err := http.Get(srv.URL + "/metrics")
 	if err != nil {
@@ -317,7 +317,7 @@ func TestReadiness(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer eng.Close()
-		srv := httptest.NewServer(New(eng, mem.New(), Options{}))
+		srv := httptest.NewServer(mustNew(t, eng, mem.New(), Options{}))
 		defer srv.Close()
 		g := &fixture{srv: srv}
 		return g.call(t, "", "GET", "/readyz", nil)
@@ -391,4 +391,14 @@ func FuzzFieldPath(f *testing.F) {
 			t.Fatalf("fieldPath(%q, %q) = %q", data, field, p)
 		}
 	})
+}
+
+// mustNew is New for options a test knows to be valid.
+func mustNew(t testing.TB, eng *memgate.Engine, keys auth.Store, o Options) *Server {
+	t.Helper()
+	s, err := New(eng, keys, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

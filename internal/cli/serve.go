@@ -112,11 +112,14 @@ func (e *env) serveCmd() *cobra.Command {
 				if logJSON {
 					o.Logger = slog.New(slog.NewJSONHandler(e.err, nil))
 				}
+				srv, err := server.New(eng, keys, o)
+				if err != nil {
+					return err
+				}
 				ln, err := net.Listen("tcp", addr)
 				if err != nil {
 					return err
 				}
-				srv := server.New(eng, keys, o)
 				hs := httpServer(srv)
 				done := make(chan error, 2)
 				var ms *http.Server // the metrics' own listener, with --metrics-addr

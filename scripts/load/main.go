@@ -223,7 +223,11 @@ func serveInProcess(ctx context.Context, eng *memgate.Engine, ks auth.Store) (st
 	if err != nil {
 		fail(err)
 	}
-	hs := &http.Server{Handler: server.New(eng, ks, server.Options{})}
+	h, err := server.New(eng, ks, server.Options{})
+	if err != nil {
+		fail(err)
+	}
+	hs := &http.Server{Handler: h}
 	go hs.Serve(ln)
 	return "http://" + ln.Addr().String(), plain, func() { hs.Close() }
 }
