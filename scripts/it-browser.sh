@@ -9,49 +9,40 @@
 #
 # It builds memgate and a store in a temporary directory, creates an agent
 # key for user alice and one for user bob, installs scripts/browser with
-# npm ci into the temporary directory, and runs scripts/browser/test.mjs,
-# which starts memgate serve, the pages' servers and chromium on
-# 127.0.0.1 and stops them. Needs Go, Node.js (18 or later) with npm, and
-# chromium (Debian's chromium package; $CHROMIUM names another); without
-# chromium it is skipped, unless MEMGATE_IT_BROWSER=required or CI=true. Run by scripts/integration.sh;
+# npm ci into the temporary directory (scripts/itlib.sh), and runs
+# scripts/browser/test.mjs, which starts memgate serve, the pages' servers
+# and chromium on 127.0.0.1 and stops them. Needs Go, Node.js (18 or later)
+# with npm, and chromium (Debian's chromium package; $CHROMIUM names
+# another); without chromium it is skipped, unless
+# MEMGATE_IT_BROWSER=required or CI=true. Run by scripts/integration.sh;
 # alone: bash scripts/it-browser.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+it=it-browser
+. scripts/itlib.sh
+
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-for tool in go node npm; do
-  command -v "$tool" >/dev/null || { echo "it-browser: $tool is required" >&2; exit 1; }
-done
+it_require go node npm
 if [ -z "$chromium" ]; then
   # .ci/run installs chromium and requires this suite; elsewhere it is
   # skipped, loudly.
   if [ "${MEMGATE_IT_BROWSER:-}" = required ] || [ "${CI:-}" = true ]; then
-    echo "it-browser: chromium is required (apt-get install chromium, or set CHROMIUM)" >&2
+    echo "$it: chromium is required (apt-get install chromium, or set CHROMIUM)" >&2
     exit 1
   fi
-  echo "it-browser: SKIPPED: no chromium (apt-get install chromium, or set CHROMIUM)" >&2
+  echo "$it: SKIPPED: no chromium (apt-get install chromium, or set CHROMIUM)" >&2
   exit 0
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/memgate-it-browser.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-echo "it-browser: building memgate"
-go build -o "$tmp/memgate" ./cmd/memgate
-
+it_build
 db="$tmp/store.db"
-mg() { env -u MEMGATE_STORE -u MEMGATE_INDEX -u MEMGATE_GATE "$tmp/memgate" --db "$db" "$@"; }
-jsonkey() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).key))'; }
-key_alice=$(mg keys create --principal web-app --role agent --users alice --json | jsonkey)
-key_bob=$(mg keys create --principal web-app-bob --role agent --users bob --json | jsonkey)
+key_alice=$(it_key --principal web-app --role agent --users alice)
+key_bob=$(it_key --principal web-app-bob --role agent --users bob)
 
-echo "it-browser: installing the page's clients (scripts/browser/package-lock.json)"
-mkdir -p "$tmp/npm"
-cp scripts/browser/package.json scripts/browser/package-lock.json scripts/browser/.npmrc \
-  scripts/browser/test.mjs scripts/browser/page.js scripts/browser/index.html "$tmp/npm/"
-(cd "$tmp/npm" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-echo "it-browser: $("$chromium" --version 2>/dev/null | head -n 1)"
+it_npm scripts/browser
+echo "$it: $("$chromium" --version 2>/dev/null | head -n 1)"
 
 cd "$tmp/npm"
-MEMGATE_BIN="$tmp/memgate" MEMGATE_DB="$db" MEMGATE_KEY="$key_alice" MEMGATE_KEY_OTHER="$key_bob" \
+MEMGATE_BIN="$bin" MEMGATE_DB="$db" MEMGATE_KEY="$key_alice" MEMGATE_KEY_OTHER="$key_bob" \
   CHROMIUM="$chromium" node test.mjs
