@@ -460,7 +460,9 @@ func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
 // another holder of a role the question asks for, one holder at a time,
 // is ranked down whatever its fit; facts several hold at once, additions,
 // questions about the past or about several, and a newer memory of lower
-// authority (no peer of a trusted one) leave it as the fit decides. The
+// authority (no peer of a trusted one) leave it as the fit decides. Of two
+// low-authority memories, the newer is the older's peer and ranks it down
+// as a trusted one would. The
 // newer memories of those cases announce a change, so that each case
 // turns on its own condition.
 func TestAnotherHolderRanksDown(t *testing.T) {
@@ -469,32 +471,41 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 		name, query, older, newer string
 		newerAuth                 memory.Authority
 		want                      bool
+		olderAuth                 memory.Authority
 	}{
 		{"a new CEO", "Who is Alphabet's CEO these days?", "As of 2015, Alphabet's chief executive is Larry Page.",
-			"Sundar Pichai now leads Alphabet as CEO.", memory.AuthorityUserConfirmed, true},
-		{"a move", "Where does my sister live?", "My sister lives in Berlin.", "My sister lives in Paris now.", memory.AuthorityUserConfirmed, true},
-		{"a new dentist", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, true},
-		{"no anchor", "Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
-		{"no change announced", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
-		{"a hedge", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is probably Dr. Lind in Lyon now.", memory.AuthorityUserConfirmed, false},
-		{"an addition", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now also Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
+			"Sundar Pichai now leads Alphabet as CEO.", memory.AuthorityUserConfirmed, true, memory.AuthorityUserConfirmed},
+		{"a move", "Where does my sister live?", "My sister lives in Berlin.", "My sister lives in Paris now.", memory.AuthorityUserConfirmed, true, memory.AuthorityUserConfirmed},
+		{"a new dentist", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, true, memory.AuthorityUserConfirmed},
+		{"no anchor", "Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
+		{"no change announced", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
+		{"a hedge", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is probably Dr. Lind in Lyon now.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
+		{"an addition", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now also Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
 		{"a deputy", "Who is the manager of the Lyon office?", "Claire Dubois is the manager of the Lyon office.",
-			"Marc Petit is now the deputy manager of the Lyon office.", memory.AuthorityUserConfirmed, false},
-		{"two siblings", "Where do my siblings live?", "Anna lives in Berlin.", "Ben now lives in Paris.", memory.AuthorityUserConfirmed, false},
-		{"two schools", "Where do the kids go to school?", "Emma goes to Lincoln Elementary.", "Noah now goes to Oak Middle School.", memory.AuthorityUserConfirmed, false},
-		{"the past", "Who was my dentist in Lyon in 2019?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false},
-		{"a history", "Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne now plays for Wolfsburg.", memory.AuthorityUserConfirmed, false},
+			"Marc Petit is now the deputy manager of the Lyon office.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
+		{"two siblings", "Where do my siblings live?", "Anna lives in Berlin.", "Ben now lives in Paris.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
+		{"two schools", "Where do the kids go to school?", "Emma goes to Lincoln Elementary.", "Noah now goes to Oak Middle School.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
+		{"the past", "Who was my dentist in Lyon in 2019?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
+		{"a history", "Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne now plays for Wolfsburg.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
 		{"a brother's club", "Which club does Mia play for?", "Mia plays for Hackney Ladies.",
-			"Mia's brother Leo now plays for Arsenal Under-12s.", memory.AuthorityUserConfirmed, false},
+			"Mia's brother Leo now plays for Arsenal Under-12s.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
 		{"a term-time home", "Where does Ben live?", "Ben lives at home with us in Reading.",
-			"Since September, during term Ben now lives in halls in Durham.", memory.AuthorityUserConfirmed, false},
-		{"a planted newer", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityExternal, false},
+			"Since September, during term Ben now lives in halls in Durham.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
+		{"a planted newer", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", memory.AuthorityExternal, false, memory.AuthorityUserConfirmed},
+		{"two from outside", "Who is Alphabet's CEO these days?", "As of 2015, Alphabet's chief executive is Larry Page.",
+			"Sundar Pichai now leads Alphabet as CEO.", memory.AuthorityExternal, true, memory.AuthorityExternal},
+		{"an inference, then a page", "Who is Alphabet's CEO these days?", "As of 2015, Alphabet's chief executive is Larry Page.",
+			"Sundar Pichai now leads Alphabet as CEO.", memory.AuthorityExternal, true, memory.AuthorityModelInferred},
+		{"an inference over a tool's record", "Who is Alphabet's CEO these days?", "As of 2015, Alphabet's chief executive is Larry Page.",
+			"Sundar Pichai now leads Alphabet as CEO.", memory.AuthorityModelInferred, false, memory.AuthorityToolVerified},
+		{"two from outside, no change announced", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.",
+			memory.AuthorityExternal, false, memory.AuthorityExternal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q := make([]float32, embed.BuiltinDim)
 			embed.NewBuiltin().EmbedInto(q, tt.query)
-			older := cand("older", tt.older, memory.AuthorityUserConfirmed, "", q)
+			older := cand("older", tt.older, tt.olderAuth, "", q)
 			newer := cand("newer", tt.newer, tt.newerAuth, "", q)
 			older.Query, newer.Query = tt.query, tt.query
 			older.Memory.CreatedAt, newer.Memory.CreatedAt = now.AddDate(-3, 0, 0), now.AddDate(-1, 0, 0)

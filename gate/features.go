@@ -492,14 +492,16 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
 				e.newerF[older] = max(e.newerF[older], e.frame(i, j, &pairFrame))
 				// Another holder of a one-holder role the question asks
-				// for, on a question about now, named by a trusted newer
-				// memory (whoever can write a low-authority memory must
-				// not demote another): the newer holds all the older holds
-				// of the question, an anchor of it among them (a word that
-				// is no role: "Alphabet", "sister"), and does not restate
-				// it. An anchor held only as a possessor ("Mia's brother
-				// Leo now plays for…") ties the role to someone else.
-				if holder && e.trust[newer] && !e.replaced[older] && jac < 1 && content.Covers(e.asked[older], e.asked[newer]) &&
+				// for, on a question about now, named by a newer peer
+				// (olderSees: a low-authority memory never demotes a
+				// trusted one; of two low-authority memories, neither
+				// outranks the other but by time): the newer holds all
+				// the older holds of the question, an anchor of it among
+				// them (a word that is no role: "Alphabet", "sister"), and
+				// does not restate it. An anchor held only as a possessor
+				// ("Mia's brother Leo now plays for…") ties the role to
+				// someone else.
+				if holder && !e.replaced[older] && jac < 1 && content.Covers(e.asked[older], e.asked[newer]) &&
 					e.anchored(e.asked[older]&^roleKeys, e.mems[older], e.mems[newer]) &&
 					content.AnotherHolder(&e.query, e.mems[older], e.mems[newer]) {
 					e.replaced[older] = true
