@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/memgate/memgate/eval"
@@ -126,4 +129,110 @@ func TestCommittedReport(t *testing.T) {
 	for _, d := range eval.StaleCounts(&committed, rep) {
 		t.Errorf("%s: run scripts/eval-report.sh", d)
 	}
+}
+
+// TestREADMEQuotesReport: the README's table of the suite's test split
+// quotes docs/eval-report/report.md, figure for figure, so that a change
+// that regenerates the report cannot leave the README's copy behind.
+func TestREADMEQuotesReport(t *testing.T) {
+	readme := tableAfter(t, "../../README.md", "| measure | similarity only | policy (envelope) | full (envelope + gate) |")
+	report := tableAfter(t, "../../docs/eval-report/report.md", "| measure | similarity | policy | full |")
+	// The README's wording of a measure, and the report's (the n-th row of
+	// that name, from 1).
+	names := map[string]struct {
+		row string
+		nth int
+	}{
+		"over-admission (must-not-admit memories in context)": {"over-admission", 1},
+		"of which only as marked, non-bindable summaries":     {"of which as summary only", 1},
+		"hard-boundary over-admission":                        {"hard-boundary over-admission", 1},
+		"leak-target rate":                                    {"leak-target rate", 1},
+		"low-authority tool binding":                          {"low-authority tool binding", 1},
+		"revocation effectiveness":                            {"revocation effectiveness", 1},
+		"bind accuracy":                                       {"bind accuracy", 1},
+		"admission precision":                                 {"admission precision", 1},
+		"benign utility retention":                            {"benign utility retention", 1},
+		"of which only as marked summaries":                   {"of which as summary only", 2},
+		"candidate recall":                                    {"candidate recall", 1},
+		"gate AUROC (useful vs must-exclude)":                 {"gate AUROC, useful vs exclude (gate-scored memories)", 1},
+		"threat reduction vs similarity":                      {"threat reduction vs similarity", 1},
+	}
+	if len(readme) != len(names) {
+		t.Errorf("the README's table has %d rows, this test knows %d: map the new ones", len(readme), len(names))
+	}
+	for _, row := range readme {
+		want, ok := names[row[0]]
+		if !ok {
+			t.Errorf("README row %q: this test does not know which row of the report it quotes", row[0])
+			continue
+		}
+		rep := nthRow(report, want.row, want.nth)
+		if rep == nil {
+			t.Errorf("README row %q: no row %q (#%d) in the report", row[0], want.row, want.nth)
+			continue
+		}
+		for col := 1; col < len(row) && col < len(rep); col++ {
+			if row[col] == "—" {
+				continue
+			}
+			gv, gc := figure(row[col])
+			rv, rc := figure(rep[col])
+			if gv != rv || gc != "" && gc != rc {
+				t.Errorf("README %q, column %d: %q; the report says %q (run scripts/eval-report.sh, then copy its figures)", row[0], col, row[col], rep[col])
+			}
+		}
+	}
+}
+
+// tableAfter returns the rows of the Markdown table whose header line is
+// header in file: its cells, trimmed, without emphasis and leading "…".
+func tableAfter(t *testing.T, file, header string) [][]string {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(raw), header+"\n")
+	if !ok {
+		t.Fatalf("%s: no table headed %q", file, header)
+	}
+	var rows [][]string
+	for i, line := range strings.Split(rest, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		if i == 0 {
+			continue // the alignment row
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for j, c := range cells {
+			c = strings.ReplaceAll(strings.TrimSpace(c), "**", "")
+			cells[j] = strings.TrimSpace(strings.TrimPrefix(c, "…"))
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
+
+// nthRow returns the n-th row (from 1) of rows named name, or nil.
+func nthRow(rows [][]string, name string, n int) []string {
+	for _, r := range rows {
+		if r[0] == name {
+			if n--; n == 0 {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// figure splits a cell such as "0.412 (571/1385)" into its rate, as a
+// number, and its counts ("571/1385"; "" when the cell gives none).
+func figure(cell string) (float64, string) {
+	v, counts, _ := strings.Cut(cell, " (")
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return math.NaN(), cell
+	}
+	return f, strings.TrimSuffix(counts, ")")
 }
