@@ -73,7 +73,7 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     one that addresses it (Addresses), is quarantined when its effective
 //     authority is not system or user_confirmed, whatever its fit
 //     (instruction_in_content);
-//   - a memory whose newer, trusted peer announces another holder of a
+//   - a memory whose newer peer (Peer) announces another holder of a
 //     role the question asks for that one holds at a time
 //     (content.AnotherHolder: a new CEO, coach, dentist, home) is ranked
 //     down, whatever its fit, on a question about now
