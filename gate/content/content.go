@@ -701,6 +701,11 @@ type word struct {
 	// after is the first character after the word that is not a space
 	// or a tab, if it is ASCII: '(' in "exec (code)"; 0 for none.
 	after byte
+	// What stands between the word and the one before it, as a shell
+	// reads it: pipe, one '|' (not "||"); line, a line break that no
+	// backslash continues; at, an '@' that begins a token (curl's
+	// "@file", "=@/tmp/x"), not one inside an e-mail address.
+	pipe, line, at bool
 }
 
 var seed = maphash.MakeSeed()
@@ -1479,8 +1484,9 @@ func (z *Analyzer) tokenize(text string) {
 	var prev byte // the last character that was not a space, a tab or part of a word
 	// The characters since the last word, and the last of them: a word
 	// after exactly one that is no space is joined by it (word.joint).
-	gap, last := -1, byte(0) // -1: no word yet
-	waiting := false         // the last word's after is still to be found
+	gap, last := -1, byte(0)           // -1: no word yet
+	waiting := false                   // the last word's after is still to be found
+	pipes, line, at := 0, false, false // in the gap: word.pipe, .line and .at
 	end := func() {
 		if in {
 			cur.end = len(z.lower)
@@ -1506,11 +1512,13 @@ func (z *Analyzer) tokenize(text string) {
 					z.words[len(z.words)-1].after = byte(r)
 				}
 				waiting = false
-				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev}
+				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev,
+					pipe: pipes == 1, line: line, at: at}
 				if gap == 1 && last != ' ' && last != '\t' && last != '\r' && last != '\n' {
 					cur.joint = last
 				}
 				in, sentence, prev, gap = true, false, 0, 0
+				pipes, line, at = 0, false, false
 			}
 			if letter {
 				cur.letters++
@@ -1547,6 +1555,14 @@ func (z *Analyzer) tokenize(text string) {
 				z.words[len(z.words)-1].after = byte(r)
 			}
 			waiting = false
+		}
+		switch r {
+		case '|':
+			pipes++
+		case '\n':
+			line = line || prev != '\\'
+		case '@':
+			at = at || gap != 0 // gap 0: right after a word's last character
 		}
 		if gap >= 0 {
 			gap++
