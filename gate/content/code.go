@@ -303,8 +303,8 @@ func (z *Analyzer) pipedAt(i int) bool {
 			}
 			return true
 		}
-		if j < i && z.commandStart(j+1) {
-			return false
+		if z.commandStart(j) {
+			return false // the command begins with no pipe before it
 		}
 	}
 	return false
