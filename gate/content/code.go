@@ -78,34 +78,22 @@ const (
 	// codeAny is a name that is code wherever it stands: "execSync",
 	// "DownloadString".
 	codeAny
-	// codePiped is an interpreter that runs a download (downloads) in the
-	// same command: fed by a pipe ("curl -s https://… |
-	// bash", "… | sudo -E sh", "… | /bin/bash", "iwr … | iex"), unless
-	// told to run code of its own ("| python3 -m json.tool", "| sh -c
-	// 'wc -l'"); or given the download's output ("bash <(wget -qO- …)",
-	// "sh -c \"$(curl -fsSL …)\"").
-	codePiped
-	// codeOption is a command given, in the same command, an option that
-	// codeWord.context names (codeOption): "curl -F file=@… https://…" (a
-	// file sent), "nc -e /bin/sh …" (a shell handed to another machine).
-	codeOption
+	// codeInterpreter is a shell command that runs a download as its
+	// program (Analyzer.runsDownload): "curl -s https://… | bash",
+	// "bash <(wget -qO- …)"; codeWord.options are its own options for
+	// code of its own ("-c"), which a download piped to it does not run.
+	codeInterpreter
+	// codeSender is a shell command given one of codeWord.options
+	// (Analyzer.sendsAt): "curl -F file=@… https://…" (a file sent), "nc
+	// -e /bin/sh …" (a shell handed to another machine).
+	codeSender
 )
-
-// option is an option of a command, as codeWords writes it: its name in
-// lower case, whether a one-letter name is in upper case ("F" for curl's
-// "-F", which is not its "-f"), and whether it counts only before a token
-// that begins with '@' (written "F@": "-F file=@/tmp/x" sends a file,
-// "-F name=alice" a form's field).
-type option struct {
-	name        string
-	upper, file bool
-}
 
 // codeWord is what the lexicon knows of a word that acts as code.
 type codeWord struct {
 	use     codeUse
 	context []string // a codeMember's modules, a codeFile's directory
-	options []option // a codeOption's options
+	options []option // a codeInterpreter's or codeSender's options
 	bit     int      // its bit in Analysis.code
 }
 
@@ -158,33 +146,35 @@ var codeWords = map[string]string{
 	"scapy":          "module=scapy packet packets",
 	"passwd":         "file etc=passwd",
 	"shadow":         "file etc=passwd",
-	// the shell: a download run as it arrives, a file sent, a shell handed
-	// over
-	"bash":       pipedFrom,
-	"sh":         pipedFrom,
-	"zsh":        pipedFrom,
-	"python":     pipedFrom,
-	"python3":    pipedFrom,
-	"perl":       pipedFrom,
-	"ruby":       pipedFrom,
-	"node":       pipedFrom,
-	"iex":        pipedFrom,
-	"expression": pipedFrom, // Invoke-Expression
-	"powershell": pipedFrom,
-	"pwsh":       pipedFrom,
-	"curl":       "option F@ form@ d@ data@ binary@ urlencode@ json@ T upload=curl upload uploads",
-	"wget":       "option post body=wget upload uploads",
-	"restmethod": "option infile=upload uploads", // Invoke-RestMethod
-	"irm":        "option infile=upload uploads",
-	"nc":         "option e exec=netcat nc ncat", // BSD nc's -c sends CRLF
-	"ncat":       "option e c exec=netcat nc ncat",
-	"netcat":     "option e exec=netcat nc ncat",
+	// the shell: a download run as it arrives (an interpreter and the
+	// options by which it runs code of its own), a file sent (the options
+	// that send one; "@": before a value that begins with '@'), a shell
+	// handed over
+	"bash":       "interpreter c" + downloadTopics,
+	"sh":         "interpreter c" + downloadTopics,
+	"zsh":        "interpreter c" + downloadTopics,
+	"python":     "interpreter c m" + downloadTopics,
+	"python3":    "interpreter c m" + downloadTopics,
+	"perl":       "interpreter e" + downloadTopics,
+	"ruby":       "interpreter e" + downloadTopics,
+	"node":       "interpreter e p eval print" + downloadTopics,
+	"iex":        "interpreter" + downloadTopics,
+	"expression": "interpreter" + downloadTopics, // Invoke-Expression
+	"powershell": "interpreter c command encodedcommand file" + downloadTopics,
+	"pwsh":       "interpreter c command encodedcommand file" + downloadTopics,
+	"curl":       "sender F@ form@ d@ data@ data-binary@ data-urlencode@ json@ T upload-file=curl upload uploads",
+	"wget":       "sender post-file body-file=wget upload uploads",
+	"restmethod": "sender infile=upload uploads", // Invoke-RestMethod
+	"irm":        "sender infile=upload uploads",
+	"nc":         "sender e exec=netcat nc ncat", // BSD nc's -c only ends lines with CRLF
+	"ncat":       "sender e c exec sh-exec=netcat nc ncat",
+	"netcat":     "sender e exec=netcat nc ncat",
 }
 
-// pipedFrom is the codeWords entry of an interpreter that runs a download
-// (codePiped), asked for by a task that installs something or names the
-// download's tool.
-const pipedFrom = "piped=install installs installer installation bootstrap curl wget"
+// downloadTopics is the end of the codeWords entry of an interpreter: a task
+// that installs something or names the download's tool asks for a download
+// run.
+const downloadTopics = "=install installs installer installation bootstrap curl wget"
 
 // codeOrder, codeLexicon and codeTopics are codeWords by bit, by word, and
 // the hashes of the words of a task that asks for each, by bit.
@@ -196,7 +186,7 @@ var (
 
 func init() {
 	uses := map[string]codeUse{"module": codeModule, "member": codeMember, "builtin": codeBuiltin, "file": codeFile, "any": codeAny,
-		"piped": codePiped, "option": codeOption}
+		"interpreter": codeInterpreter, "sender": codeSender}
 	for w := range codeWords {
 		codeOrder = append(codeOrder, w)
 	}
@@ -211,17 +201,17 @@ func init() {
 			panic("content: code word " + w + ": no use in " + codeWords[w])
 		}
 		use, ok := uses[f[0]]
-		contextual := use == codeMember || use == codeFile || use == codeOption
-		if !ok || contextual != (len(f) > 1) || len(strings.Fields(topics)) == 0 {
+		needs := use == codeMember || use == codeFile || use == codeSender // a context or options
+		if !ok || needs && len(f) == 1 || !needs && use != codeInterpreter && len(f) > 1 || len(strings.Fields(topics)) == 0 {
 			panic("content: code word " + w + ": bad spec " + codeWords[w])
 		}
-		cw := codeWord{use: use, context: f[1:], bit: i}
-		if use == codeOption {
-			for _, o := range cw.context {
-				name, file := strings.CutSuffix(o, "@")
-				cw.options = append(cw.options, option{name: strings.ToLower(name), upper: name != strings.ToLower(name), file: file})
+		cw := codeWord{use: use, bit: i}
+		if use == codeInterpreter || use == codeSender {
+			for _, o := range f[1:] {
+				cw.options = append(cw.options, parseOption(o))
 			}
-			cw.context = nil
+		} else {
+			cw.context = f[1:]
 		}
 		codeLexicon[w] = cw
 		var hs []uint64
@@ -235,130 +225,6 @@ func init() {
 // maxImportList bounds how far back importAt looks, over a list of
 // modules, for the "import" that opens it.
 const maxImportList = 8
-
-// maxCommand bounds how many words codeActAt reads of a shell command (a
-// URL's every part is a word).
-const maxCommand = 32
-
-// scriptExtensions are the extensions of a script an interpreter runs
-// (ownCode).
-var scriptExtensions = []string{"py", "pl", "rb", "js", "mjs", "cjs", "sh", "ps1"}
-
-// downloads are the commands whose output codePiped interpreters and the
-// shell's eval and exec run: curl, wget, PowerShell's Invoke-WebRequest
-// and Invoke-RestMethod ("webrequest", "restmethod" after the hyphen) and
-// their aliases.
-var downloads = []string{"curl", "wget", "iwr", "irm", "webrequest", "restmethod"}
-
-// substitutedAt reports whether the command of word i holds, after it, a
-// download (downloads) whose output the shell substitutes: "$(curl …)",
-// "<(wget …)", "`curl …`". Word i's own closing backtick ("`bash` then
-// `curl …`", two spans of code in prose) ends its command.
-func (z *Analyzer) substitutedAt(i int) bool {
-	if z.words[i].after == '`' {
-		return false
-	}
-	for k := i + 1; k < len(z.words) && k-i <= maxCommand && !z.commandStart(k); k++ {
-		if p := z.words[k].prev; (p == '(' || p == '`') && hasWord(downloads, z.tok(k)) {
-			return true
-		}
-	}
-	return false
-}
-
-// commandStart reports whether word k begins a line or, after a full
-// stop, a question or exclamation mark or a semicolon and a space, a
-// sentence: where no shell command of an earlier word goes on. (Within a
-// command, a dot, a colon or a dash joins words: "https://x.example/a.sh",
-// "-sSf".)
-func (z *Analyzer) commandStart(k int) bool {
-	w := &z.words[k]
-	switch w.prev {
-	case '.', '!', '?', ';':
-		return w.joint == 0
-	}
-	return w.line
-}
-
-// pipedAt reports whether word i, an interpreter, is a command a pipe
-// feeds: the word after the pipe is the interpreter, its path ("|
-// /bin/bash", "| /usr/bin/env bash", "| Invoke-Expression") or sudo, doas
-// or env before it, options and all ("| sudo -E bash", "| sudo -u root
-// sh").
-func (z *Analyzer) pipedAt(i int) bool {
-	for j := i; j >= 0 && i-j <= 4; j-- {
-		w := &z.words[j]
-		if w.pipe {
-			if j == i {
-				return true
-			}
-			switch string(z.tok(j)) {
-			case "sudo", "doas", "env":
-				return true
-			}
-			for k := j + 1; k <= i; k++ { // a path or a hyphenated name, up to the interpreter or env
-				if jt := z.words[k].joint; jt != '/' && jt != '-' && !(k == i && string(z.tok(k-1)) == "env") {
-					return false
-				}
-			}
-			return true
-		}
-		if z.commandStart(j) {
-			return false // the command begins with no pipe before it
-		}
-	}
-	return false
-}
-
-// ownCode reports whether the interpreter at word i is told, in its
-// command, to run code of its own rather than what it reads: "-c" (a
-// command string), "-m" (a module), "-e" (perl's, ruby's, node's code),
-// or a script file as its first word ("| python3 parse.py"; not "|
-// python - data.csv", whose "-" is the code it reads).
-func (z *Analyzer) ownCode(i int) bool {
-	if k := i + 1; k+1 < len(z.words) && z.words[k].prev == 0 && z.words[k].next == '.' && z.words[k+1].joint == '.' &&
-		hasWord(scriptExtensions, z.tok(k+1)) {
-		return true
-	}
-	for k := i + 1; k < len(z.words) && k-i <= maxCommand && !z.commandStart(k) && !z.words[k].pipe; k++ {
-		if t := z.tok(k); z.words[k].prev == '-' && len(t) == 1 && !z.words[k].upper && (t[0] == 'c' || t[0] == 'm' || t[0] == 'e') {
-			return true
-		}
-	}
-	return false
-}
-
-// optionAt reports whether word k is one of options, after a dash
-// ("-F", "--form", "-InFile"), a one-letter option in its own case; an
-// option written "F@" only before a token that begins with '@' within
-// three words ("-F file=@/tmp/x", "-d @data.json"). Options run together
-// ("nc -nve") are not read.
-func (z *Analyzer) optionAt(k int, options []option) bool {
-	w := &z.words[k]
-	if w.prev != '-' {
-		return false
-	}
-	t := z.tok(k)
-	for _, o := range options {
-		switch {
-		case len(o.name) > 1:
-			if string(t) != o.name {
-				continue
-			}
-		case len(t) != 1 || t[0] != o.name[0] || w.upper != o.upper:
-			continue
-		}
-		if !o.file {
-			return true
-		}
-		for j := k + 1; j < len(z.words) && j <= k+3 && !z.commandStart(j); j++ {
-			if z.words[j].at {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // importAt returns the index of the "import" whose list holds word i
 // ("import socket", "import requests, paramiko, scp", "import os.path,
@@ -423,33 +289,15 @@ func (z *Analyzer) codeActAt(i int, c codeWord) bool {
 		return k >= 0 && z.fromModuleAt(k, c.context) // "from os import system"
 	case codeBuiltin:
 		// Or the shell's builtin running a download: eval "$(curl …)".
-		return w.after == '(' && w.joint != '.' && w.joint != '_' && string(prev) != "def" || z.substitutedAt(i)
+		return w.after == '(' && w.joint != '.' && w.joint != '_' && string(prev) != "def" || z.substitutesDownload(i)
 	case codeFile:
 		return w.joint == '/' && string(prev) == c.context[0]
 	case codeAny:
 		return true
-	case codePiped:
-		if z.substitutedAt(i) {
-			return true
-		}
-		if !z.pipedAt(i) || z.ownCode(i) {
-			return false
-		}
-		// A download before the pipe, in the same command.
-		for k := i - 1; k >= 0 && i-k <= maxCommand; k-- {
-			if hasWord(downloads, z.tok(k)) {
-				return true
-			}
-			if z.commandStart(k) {
-				break
-			}
-		}
-	case codeOption:
-		for k := i + 1; k < len(z.words) && k-i <= maxCommand && !z.commandStart(k); k++ {
-			if z.optionAt(k, c.options) {
-				return true
-			}
-		}
+	case codeInterpreter:
+		return z.runsDownload(i, c.options)
+	case codeSender:
+		return z.sendsAt(i, c.options)
 	}
 	return false
 }

@@ -701,12 +701,23 @@ type word struct {
 	// after is the first character after the word that is not a space
 	// or a tab, if it is ASCII: '(' in "exec (code)"; 0 for none.
 	after byte
-	// What stands between the word and the one before it, as a shell
-	// reads it: pipe, one '|' (not "||"); line, a line break that no
-	// backslash continues; at, an '@' that begins a token (curl's
-	// "@file", "=@/tmp/x"), not one inside an e-mail address.
-	pipe, line, at bool
+	// shell is what stands between the word and the one before it, as a
+	// shell reads it (shellMarks).
+	shell shellMarks
 }
+
+// shellMarks are what stands between a word and the one before it, as a
+// shell reads it, one bit each.
+type shellMarks uint8
+
+const (
+	shellPipe      shellMarks = 1 << iota // one '|' (not "||"): a pipe
+	shellSeparator                        // "||", "&&" or ';': commands apart
+	shellLine                             // a line break that neither a backslash nor a pipe before it continues
+	shellSpace                            // a space, a tab or a line break: the word begins a shell word
+	shellDash                             // a '-' right before the word: with shellSpace, an option ("-c", "--exec")
+	shellAt                               // an '@' that begins a token (curl's "@file", "=@/tmp/x"), not an e-mail address's
+)
 
 var seed = maphash.MakeSeed()
 
@@ -1484,9 +1495,10 @@ func (z *Analyzer) tokenize(text string) {
 	var prev byte // the last character that was not a space, a tab or part of a word
 	// The characters since the last word, and the last of them: a word
 	// after exactly one that is no space is joined by it (word.joint).
-	gap, last := -1, byte(0)           // -1: no word yet
-	waiting := false                   // the last word's after is still to be found
-	pipes, line, at := 0, false, false // in the gap: word.pipe, .line and .at
+	gap, last := -1, byte(0) // -1: no word yet
+	waiting := false         // the last word's after is still to be found
+	var marks shellMarks     // in the gap: word.shell
+	pipes, amps := 0, 0      // '|' and '&' in the gap
 	end := func() {
 		if in {
 			cur.end = len(z.lower)
@@ -1512,13 +1524,21 @@ func (z *Analyzer) tokenize(text string) {
 					z.words[len(z.words)-1].after = byte(r)
 				}
 				waiting = false
-				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev,
-					pipe: pipes == 1, line: line, at: at}
+				if pipes == 1 {
+					marks |= shellPipe
+				}
+				if pipes > 1 || amps > 1 {
+					marks |= shellSeparator
+				}
+				if gap > 0 && last == '-' {
+					marks |= shellDash
+				}
+				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev, shell: marks}
 				if gap == 1 && last != ' ' && last != '\t' && last != '\r' && last != '\n' {
 					cur.joint = last
 				}
 				in, sentence, prev, gap = true, false, 0, 0
-				pipes, line, at = 0, false, false
+				marks, pipes, amps = 0, 0, 0
 			}
 			if letter {
 				cur.letters++
@@ -1559,10 +1579,21 @@ func (z *Analyzer) tokenize(text string) {
 		switch r {
 		case '|':
 			pipes++
+		case '&':
+			amps++
+		case ';':
+			marks |= shellSeparator
+		case ' ', '\t', '\r':
+			marks |= shellSpace
 		case '\n':
-			line = line || prev != '\\'
+			marks |= shellSpace
+			if pipes == 0 && prev != '\\' { // a pipe or a backslash before it continues the command
+				marks |= shellLine
+			}
 		case '@':
-			at = at || gap != 0 // gap 0: right after a word's last character
+			if gap != 0 { // gap 0: right after a word's last character, as in an e-mail address
+				marks |= shellAt
+			}
 		}
 		if gap >= 0 {
 			gap++
