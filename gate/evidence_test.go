@@ -139,7 +139,7 @@ func TestEvidence(t *testing.T) {
 		for o, v := range tt.set {
 			x[o] = v
 		}
-		if got := evidence(gi, x); got != tt.want {
+		if got := evidence(gi, x, true); got != tt.want {
 			t.Errorf("evidence(%s, %v) = %v, want %v", tt.group, tt.set, got, tt.want)
 		}
 	}
@@ -686,5 +686,42 @@ func TestRequestFromOutside(t *testing.T) {
 				t.Errorf("a request from outside passed as %s %+v", r.Decision, r.Constraints)
 			}
 		})
+	}
+}
+
+// TestAdditionIsNoUpdate: a newer memory that only adds to an older one
+// ("also", "too", "a second") is no evidence that the older is stale, so
+// the older is not lowered for newer_memory_on_subject (its low fit then
+// defers to the envelope, in a task without side effects); a newer one
+// that replaces it, or adds while announcing a change, still is.
+func TestAdditionIsNoUpdate(t *testing.T) {
+	g := shipped(t)
+	tests := []struct {
+		query, older, newer string
+		lowered             bool // the older, for newer_memory_on_subject
+	}{
+		{"What is Noah allergic to?", "Noah is allergic to peanuts.", "Noah is also allergic to cashews.", false},
+		{"Which teams does Maya play for?", "Maya plays for the Eastside Eagles.", "Maya plays for her school's netball team too.", false},
+		{"Who is Grandpa's doctor?", "Grandpa's doctor is Dr. Singh.", "Grandpa sees a second doctor, Dr. Mills, for his heart.", false},
+		{"Who is my manager?", "My manager is Priya Shah.", "After the reorg my manager is Tom Berg.", true},
+		{"Who can pick Theo up from school?", "My mother can collect Theo from school.", "Theo's school now also lets his uncle Ray collect him.", true}, // a change announced beside the addition
+	}
+	for _, tt := range tests {
+		q := make([]float32, embed.BuiltinDim)
+		embed.NewBuiltin().EmbedInto(q, tt.query)
+		older := cand("older", tt.older, memory.AuthorityUserConfirmed, "", q)
+		newer := cand("newer", tt.newer, memory.AuthorityUserConfirmed, "", q)
+		older.Query, newer.Query = tt.query, tt.query
+		older.Memory.CreatedAt, newer.Memory.CreatedAt = now.AddDate(-3, 0, 0), now.AddDate(-1, 0, 0)
+		results := []*admit.Result{{MemoryID: "older", Decision: admit.Admit}, {MemoryID: "newer", Decision: admit.Admit}}
+		actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+		if err := g.Judge(context.Background(), actx, []*admit.Candidate{older, newer}, results); err != nil {
+			t.Fatal(err)
+		}
+		r := results[0]
+		if got := slices.Contains(r.Reasons, admit.ReasonNewerOnSubject); got != tt.lowered {
+			t.Errorf("%q beside %q: %s %v (fit %.3f / %.3f), want newer_memory_on_subject %v",
+				tt.older, tt.newer, r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateThreshold, tt.lowered)
+		}
 	}
 }

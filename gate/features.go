@@ -70,12 +70,16 @@ var groups = []group{
 // confidently different life domains, a newer memory on the subject, a
 // confided word, or a sensitive one in a memory that does not name
 // someone the request itself names besides whom it writes to, an overlap
-// with a withdrawn text. The fit network weighs far more than that, and
+// with a withdrawn text. A newer memory counts only where one does more
+// than add (updates: a newer peer on the subject with no "also", "too",
+// "a second"…, or one that announces a change); "Noah is also allergic to
+// cashews" leaves "Noah is allergic to peanuts" true. The fit network
+// weighs far more than that, and
 // on data unlike its training a low fit can come from anything (a lexical
 // embedder misses that a bank transaction answers "what did I spend"); a
 // group only names the reason for lowering a memory when its evidence is
 // there.
-func evidence(gi int, x []float32) bool {
+func evidence(gi int, x []float32, updates bool) bool {
 	switch groups[gi].reason {
 	case admit.ReasonInstructionContent:
 		for i, use := range instructionHead {
@@ -89,7 +93,7 @@ func evidence(gi int, x []float32) bool {
 	case admit.ReasonTopicMismatch:
 		return len(x) > topicDomainMismatch && x[topicDomainMismatch] == 1 && x[topicAgreement] < maxMismatchAgreement
 	case admit.ReasonNewerOnSubject:
-		return len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= updateFrame || x[newerChange] > 0)
+		return updates && len(x) > newerChange && (x[newerSubject] >= 0.3 || x[newerFrame] >= updateFrame || x[newerChange] > 0)
 	case admit.ReasonSensitiveForTask:
 		// A confidence is evidence wherever it is; a sensitive word is not
 		// in a memory that names someone the request names besides its
@@ -327,6 +331,12 @@ type extractor struct {
 	dupN           []float32          // per candidate: how many others are near-duplicates
 	wd             []content.Analysis // the withdrawn texts
 	trust          []bool             // per candidate: Trusted(effective authority)
+	// updated is, per candidate, whether a newer peer on its subject
+	// (shared subject 0.3 or more, a frame of updateFrame or a change it
+	// announces) does more than add to it: it holds no Addition cue, or
+	// it announces a change too. Not a feature: the evidence of
+	// newer_memory_on_subject (evidence).
+	updated []bool
 	// replaced is, per candidate, whether a newer peer names another
 	// holder of a one-holder role the question asks for (see set): not a
 	// feature, a decision rule (Judge).
@@ -422,6 +432,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	qn := norm(q)
 	e.trust, e.restatedTrusted, e.replaced = grow(e.trust, n), grow(e.restatedTrusted, n), grow(e.replaced, n)
 	e.disputed, e.answers = grow(e.disputed, n), grow(e.answers, n)
+	e.updated = grow(e.updated, n)
 	e.asked = slices.Grow(e.asked[:0], n)[:n]
 	e.qat, e.qatBuf = grow(e.qat, n), grow(e.qatBuf, n)
 	roleKeys := content.RoleKeys(e.keys)
@@ -430,6 +441,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		e.sims[i] = cosine(q, vecs[i], qn, e.norms[i])
 		e.trust[i], e.restatedTrusted[i], e.replaced[i] = Trusted(c.Lineage.EffectiveAuthority), false, false
 		e.asked[i], e.disputed[i], e.answers[i] = 0, false, false
+		e.updated[i] = false
 		if holder || factual {
 			w := content.WordsOf(e.mems[i], e.keys)
 			if holder {
@@ -489,6 +501,10 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			}
 			jac := content.Subject(e.mems[i], e.mems[j])
 			if olderSees {
+				if nm := e.mems[newer]; !e.updated[older] && (nm.Cues[content.Addition] == 0 || nm.Cues[content.Change] > 0) &&
+					(jac >= 0.3 || nm.Cues[content.Change] > 0 || e.frame(i, j, &pairFrame) >= updateFrame) {
+					e.updated[older] = true
+				}
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
 				e.newerF[older] = max(e.newerF[older], e.frame(i, j, &pairFrame))
 				// Another holder of a one-holder role the question asks

@@ -217,7 +217,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		case outOfRange:
 			reason = admit.ReasonGateOutOfRange
 		default:
-			reason = g.contentReason(s)
+			reason = g.contentReason(s, s.ext.updated[i])
 		}
 		switch reason {
 		case admit.ReasonInstructionContent:
@@ -301,15 +301,17 @@ func (g *Gate) lifts(s *scratch) {
 // weaker group is never named in the place of the strongest:
 // when what lowered the fit most has no evidence (low similarity alone,
 // say, which is the retriever's business), the gate defers rather than
-// blame a cue that explains little.
-func (g *Gate) contentReason(s *scratch) admit.Reason {
+// blame a cue that explains little. updated is the candidate's
+// extractor.updated, the evidence of a newer memory that does more than
+// add.
+func (g *Gate) contentReason(s *scratch, updated bool) admit.Reason {
 	best, bestUp := -1, 0.0
 	for gi, up := range s.lift {
 		if up > bestUp {
 			best, bestUp = gi, up
 		}
 	}
-	if best < 0 || bestUp < minReasonLift || !evidence(best, s.x[g.starts[best]:g.ends[best]]) {
+	if best < 0 || bestUp < minReasonLift || !evidence(best, s.x[g.starts[best]:g.ends[best]], updated) {
 		return ""
 	}
 	// A belief never hides an instruction to the agent: when the
