@@ -200,10 +200,10 @@ func (z *Analyzer) programAt(i, b int) bool {
 // perl -ne …", "| python3 parse.py"; "| python - data.csv" runs what it
 // reads).
 func (z *Analyzer) runsDownload(i int, own []option) bool {
-	if z.substitutesDownload(i) {
+	b, e := z.command(i)
+	if z.wholeName(i) && z.substitutes(i, e) { // substitutesDownload, with the command found once
 		return true
 	}
-	b, e := z.command(i)
 	if s := z.words[b].shell; s&shellPipe == 0 || s&shellLine != 0 || b == 0 || !z.programAt(i, b) || z.ownCode(i, e, own) {
 		return false // not piped (or a table's row: "\n| bash |"), or piped into another program ("| sudo tee …/bash_completion.d/x")
 	}
