@@ -456,6 +456,26 @@ func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
 	}
 }
 
+// judgeDatedPair judges an older and a newer memory, written two years
+// apart, for query in a task without side effects, and returns the
+// context, the two candidates, the query's vector and their results (the
+// older's first).
+func judgeDatedPair(t *testing.T, g *Gate, query, older, newer string, olderAuth, newerAuth memory.Authority) (*admit.Context, *admit.Candidate, *admit.Candidate, []float32, []*admit.Result) {
+	t.Helper()
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, query)
+	o := cand("older", older, olderAuth, "", q)
+	n := cand("newer", newer, newerAuth, "", q)
+	o.Query, n.Query = query, query
+	o.Memory.CreatedAt, n.Memory.CreatedAt = now.AddDate(-3, 0, 0), now.AddDate(-1, 0, 0)
+	results := []*admit.Result{{MemoryID: "older", Decision: admit.Admit}, {MemoryID: "newer", Decision: admit.Admit}}
+	actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+	if err := g.Judge(context.Background(), actx, []*admit.Candidate{o, n}, results); err != nil {
+		t.Fatal(err)
+	}
+	return actx, o, n, q, results
+}
+
 // TestAnotherHolderRanksDown: an older memory whose newer peer names
 // another holder of a role the question asks for, one holder at a time,
 // is ranked down whatever its fit; facts several hold at once, additions,
@@ -503,17 +523,7 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := make([]float32, embed.BuiltinDim)
-			embed.NewBuiltin().EmbedInto(q, tt.query)
-			older := cand("older", tt.older, tt.olderAuth, "", q)
-			newer := cand("newer", tt.newer, tt.newerAuth, "", q)
-			older.Query, newer.Query = tt.query, tt.query
-			older.Memory.CreatedAt, newer.Memory.CreatedAt = now.AddDate(-3, 0, 0), now.AddDate(-1, 0, 0)
-			results := []*admit.Result{{MemoryID: "older", Decision: admit.Admit}, {MemoryID: "newer", Decision: admit.Admit}}
-			actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
-			if err := g.Judge(context.Background(), actx, []*admit.Candidate{older, newer}, results); err != nil {
-				t.Fatal(err)
-			}
+			actx, older, newer, q, results := judgeDatedPair(t, g, tt.query, tt.older, tt.newer, tt.olderAuth, tt.newerAuth)
 			var e extractor
 			xs := [][]float32{make([]float32, Dim), make([]float32, Dim)}
 			e.set(xs, actx, []*admit.Candidate{older, newer}, tt.query, q, [][]float32{older.Vector, newer.Vector})
@@ -707,17 +717,7 @@ func TestAdditionIsNoUpdate(t *testing.T) {
 		{"Who can pick Theo up from school?", "My mother can collect Theo from school.", "Theo's school now also lets his uncle Ray collect him.", true}, // a change announced beside the addition
 	}
 	for _, tt := range tests {
-		q := make([]float32, embed.BuiltinDim)
-		embed.NewBuiltin().EmbedInto(q, tt.query)
-		older := cand("older", tt.older, memory.AuthorityUserConfirmed, "", q)
-		newer := cand("newer", tt.newer, memory.AuthorityUserConfirmed, "", q)
-		older.Query, newer.Query = tt.query, tt.query
-		older.Memory.CreatedAt, newer.Memory.CreatedAt = now.AddDate(-3, 0, 0), now.AddDate(-1, 0, 0)
-		results := []*admit.Result{{MemoryID: "older", Decision: admit.Admit}, {MemoryID: "newer", Decision: admit.Admit}}
-		actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
-		if err := g.Judge(context.Background(), actx, []*admit.Candidate{older, newer}, results); err != nil {
-			t.Fatal(err)
-		}
+		_, _, _, _, results := judgeDatedPair(t, g, tt.query, tt.older, tt.newer, memory.AuthorityUserConfirmed, memory.AuthorityUserConfirmed)
 		r := results[0]
 		if got := slices.Contains(r.Reasons, admit.ReasonNewerOnSubject); got != tt.lowered {
 			t.Errorf("%q beside %q: %s %v (fit %.3f / %.3f), want newer_memory_on_subject %v",
