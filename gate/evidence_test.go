@@ -700,10 +700,12 @@ func TestRequestFromOutside(t *testing.T) {
 }
 
 // TestAdditionIsNoUpdate: a newer memory that only adds to an older one
-// ("also", "too", "a second") is no evidence that the older is stale, so
-// the older is not lowered for newer_memory_on_subject (its low fit then
-// defers to the envelope, in a task without side effects); a newer one
-// that replaces it, or adds while announcing a change, still is.
+// ("also", "too", "a second"), or that states nothing as so (a hedge, a
+// plan, an arrangement for a while, a bare negation), is no
+// evidence that the older is stale, so the older is not lowered for
+// newer_memory_on_subject (its low fit then defers to the envelope, in a
+// task without side effects); a newer one that replaces it, or adds or
+// negates while announcing a change, still is.
 func TestAdditionIsNoUpdate(t *testing.T) {
 	g := shipped(t)
 	tests := []struct {
@@ -715,6 +717,11 @@ func TestAdditionIsNoUpdate(t *testing.T) {
 		{"Who is Grandpa's doctor?", "Grandpa's doctor is Dr. Singh.", "Grandpa sees a second doctor, Dr. Mills, for his heart.", false},
 		{"Who is my manager?", "My manager is Priya Shah.", "After the reorg my manager is Tom Berg.", true},
 		{"Who can pick Theo up from school?", "My mother can collect Theo from school.", "Theo's school now also lets his uncle Ray collect him.", true}, // a change announced beside the addition
+		{"Who is my dentist?", "My dentist is Dr. Okafor.", "I might switch; maybe my dentist will be Dr. Brennan next year.", false},
+		{"Who is my manager at Acme?", "My manager at Acme is Sarah Quinn.", "While Sarah is on leave, Tom Reed now covers as my manager at Acme.", false},
+		{"Who is the user's GP?", "The user's GP is Dr. Hassan at Parkside.", "The user's GP is probably Dr. Moreau at Parkside.", false},
+		{"Who is my manager?", "My manager is Sarah Quinn.", "My manager is not Tom Hale, whatever the HR chart says.", false},
+		{"Who is my manager?", "My manager is Sarah Quinn.", "Sarah Quinn is no longer my manager; it is Tom Hale now.", true}, // a negation that announces a change
 	}
 	for _, tt := range tests {
 		_, _, _, _, results := judgeDatedPair(t, g, tt.query, tt.older, tt.newer, memory.AuthorityUserConfirmed, memory.AuthorityUserConfirmed)

@@ -501,7 +501,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			}
 			jac := content.Subject(e.mems[i], e.mems[j])
 			if olderSees {
-				if nm := e.mems[newer]; !e.updated[older] && (nm.Cues[content.Addition] == 0 || nm.Cues[content.Change] > 0) &&
+				if nm := e.mems[newer]; !e.updated[older] && states(nm) && (nm.Cues[content.Addition] == 0 || nm.Cues[content.Change] > 0) &&
 					(jac >= 0.3 || nm.Cues[content.Change] > 0 || e.frame(i, j, &pairFrame) >= updateFrame) {
 					e.updated[older] = true
 				}
@@ -666,6 +666,18 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		// metadata
 		writeMetadata(x[o:], actx, c, actx.Now)
 	}
+}
+
+// states reports whether a newer memory states what is so, as an update
+// must: no hedge, plan or arrangement for a while ("might", "soon",
+// "planning", "while Sarah is on leave": content.Analysis.Hedged, as rule
+// 5 reads it), and no negation unless it announces a change ("no
+// longer"). "I might switch; maybe my dentist will be Dr. Brennan next
+// year" leaves "My dentist is Dr. Okafor" true. A belief still counts: a
+// restated conviction is as much a newer memory on the subject, and
+// leaving it out changed no update on the updates probe.
+func states(m *content.Analysis) bool {
+	return !m.Hedged && (m.Cues[content.Negation] == 0 || m.Cues[content.Change] > 0)
 }
 
 // anchored reports whether one of the question's keys in set (bits over

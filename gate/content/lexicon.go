@@ -230,7 +230,7 @@ const rolePlurals = "presidents ceos leaders kings queens monarchs popes governo
 // month as often.
 const hedgeWords = "probably maybe perhaps might could reportedly rumoured rumored rumour rumor rumours rumors seems seem " +
 	"apparently allegedly possibly likely soon expected considering planning plans " +
-	"temporarily temporary interim caretaker covering covers during while until meanwhile seasonal " +
+	"temporarily temporary interim covering covers during while until meanwhile seasonal " +
 	"winter winters summer summers term weekdays weekends"
 
 // additionWords add a holder to those known rather than replace one
