@@ -669,15 +669,17 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 }
 
 // states reports whether a newer memory states what is so, as an update
-// must: no hedge, plan or arrangement for a while ("might", "soon",
-// "planning", "while Sarah is on leave": content.Analysis.Hedged, as rule
-// 5 reads it), and no negation unless it announces a change ("no
-// longer"). "I might switch; maybe my dentist will be Dr. Brennan next
-// year" leaves "My dentist is Dr. Okafor" true. A belief still counts: a
-// restated conviction is as much a newer memory on the subject, and
-// leaving it out changed no update on the updates probe.
+// must: no word of doubt or of a plan ("might", "probably", "soon",
+// "planning": content.Analysis.Doubtful) unless it also announces a
+// change ("Anna left Deloitte as soon as she could and now works for
+// KPMG"). "I might switch; maybe my dentist will be Dr. Brennan next
+// year" leaves "My dentist is Dr. Okafor" true. The words of an
+// arrangement for a while, which rule 5 also reads ("while", "until",
+// "in winter"), date past events as often ("Until March we were with
+// British Gas"), and a negation ends an old fact as often as it denies a
+// new one ("the old number doesn't work"): neither counts here.
 func states(m *content.Analysis) bool {
-	return !m.Hedged && (m.Cues[content.Negation] == 0 || m.Cues[content.Change] > 0)
+	return !m.Doubtful || m.Cues[content.Change] > 0
 }
 
 // anchored reports whether one of the question's keys in set (bits over

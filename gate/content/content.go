@@ -162,6 +162,10 @@ type Analysis struct {
 	// an assertion, or a lasting one: "probably", "could", "reportedly",
 	// "soon", "during term", "in winter", "while" (hedgeWords).
 	Hedged bool
+	// Doubtful is set when the text holds a word that makes it less than
+	// certain: "probably", "could", "reportedly", "soon", "planning"
+	// (doubtWords, a part of hedgeWords).
+	Doubtful bool
 	// Possessors holds the content words that stand only as the
 	// possessor of someone or something other than a role: "Mia" in
 	// "Mia's brother Leo now plays for Arsenal" (OnlyPossessor).
@@ -782,6 +786,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		if e.hedge {
 			out.Hedged = true
+			out.Doubtful = out.Doubtful || e.doubt
 		}
 		acts = acts || e.act
 		code = code || e.code

@@ -527,7 +527,7 @@ func FuzzAnalyze(f *testing.F) {
 func sameAnalysis(a, b *Analysis) bool {
 	return a.Cues == b.Cues && a.Domain == b.Domain && a.DomainWords == b.DomainWords && a.Tokens == b.Tokens &&
 		a.Bytes == b.Bytes && a.Upper == b.Upper && slices.Equal(a.Words, b.Words) && slices.Equal(a.Seq, b.Seq) &&
-		slices.Equal(a.Names, b.Names) && a.Roles == b.Roles && a.Several == b.Several && a.Hedged == b.Hedged &&
+		slices.Equal(a.Names, b.Names) && a.Roles == b.Roles && a.Several == b.Several && a.Hedged == b.Hedged && a.Doubtful == b.Doubtful &&
 		slices.Equal(a.Possessors, b.Possessors) && a.wordBits == b.wordBits && a.requests == b.requests &&
 		a.nRequests == b.nRequests && a.targets == b.targets && a.moreRequests == b.moreRequests && a.asksHow == b.asksHow && a.code == b.code
 }

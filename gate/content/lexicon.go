@@ -17,6 +17,7 @@ type entry struct {
 	roleCtx  uint8  // 1 + the index in roleContexts of the words it needs beside it, 0 for none
 	plural   bool   // a role in the plural (rolePlurals)
 	hedge    bool   // makes a statement less than an assertion (hedgeWords)
+	doubt    bool   // makes it less than certain (doubtWords)
 	silent   bool   // in the lexicon for the one-holder rule only (a role, hedge or addition) or as an act: unknown to everything else
 	act      bool   // an act beyond the reply (actVerbs): Analyze looks for requests only in a text that holds one
 	code     bool   // a word by which code acts (codeWords): Analyze looks for code acts only in a text that holds one
@@ -223,14 +224,22 @@ var roleWords = [...]string{
 const rolePlurals = "presidents ceos leaders kings queens monarchs popes governors mayors captains coaches managers bosses " +
 	"principals deans owners dentists landlords teams clubs employers chairmen chairwomen"
 
-// hedgeWords make a statement less than an assertion: a rumour, a plan, a
-// guess ("could soon be named CEO, sources say", "probably moved"), or
-// less than lasting: a cover, a season ("while Sarah is on leave", "during
-// term Ben now lives in halls", "in winter"). "May" is left out: it is a
-// month as often.
-const hedgeWords = "probably maybe perhaps might could reportedly rumoured rumored rumour rumor rumours rumors seems seem " +
-	"apparently allegedly possibly likely soon expected considering planning plans " +
-	"temporarily temporary interim covering covers during while until meanwhile seasonal " +
+// hedgeWords make a statement less than an assertion, doubtWords and
+// whileWords together.
+const hedgeWords = doubtWords + " " + whileWords
+
+// doubtWords make a statement less than certain: a rumour, a plan, a
+// guess ("could soon be named CEO, sources say", "probably moved"). "May"
+// is left out: it is a month as often.
+const doubtWords = "probably maybe perhaps might could reportedly rumoured rumored rumour rumor rumours rumors seems seem " +
+	"apparently allegedly possibly likely soon expected considering planning plans"
+
+// whileWords make a statement less than lasting: a cover, a season
+// ("while Sarah is on leave", "during term Ben now lives in halls", "in
+// winter"). They date past events as often ("until March we were with
+// British Gas", "since the summer"), so only the one-holder rule reads
+// them.
+const whileWords = "temporarily temporary interim covering covers during while until meanwhile seasonal " +
 	"winter winters summer summers term weekdays weekends"
 
 // additionWords add a holder to those known rather than replace one
@@ -519,6 +528,9 @@ func init() {
 	}
 	for _, w := range strings.Fields(hedgeWords) {
 		quiet(w, func(e *entry) { e.hedge = true })
+	}
+	for _, w := range strings.Fields(doubtWords) {
+		quiet(w, func(e *entry) { e.doubt = true })
 	}
 	for w := range actVerbs {
 		quiet(w, func(e *entry) { e.act = true })
