@@ -271,11 +271,18 @@ func (z *Analyzer) runsUnreadCode(i int, own []option) bool {
 	if z.wholeName(i) && z.substitutes(i, e) { // substitutesDownload, with the command found once
 		return true
 	}
-	if !z.programAt(i, b) {
-		return false
+	program := z.programAt(i, b)
+	if k := z.firstArgument(i, e); k < e && z.wholeName(i) {
+		// A script a download saved. Prose may lead into the run, in the
+		// download's sentence or another ("Fetch it with curl -o x.sh …,
+		// then run bash x.sh"), where the script is one by its extension.
+		end := z.shellWordEnd(k, e)
+		if (program || z.isScript(k, end)) && z.savedBefore(b, i, k, end) {
+			return true
+		}
 	}
-	if k := z.firstArgument(i, e); k < e && z.savedBefore(b, k, z.shellWordEnd(k, e)) {
-		return true
+	if !program {
+		return false
 	}
 	if z.ownCode(i, e, own) {
 		return false
@@ -353,23 +360,31 @@ func (z *Analyzer) firstArgument(i, e int) int {
 }
 
 // savedBefore reports whether the file that the shell word [k, end) names
-// is one a download saved in one of the maxSteps commands before the one
-// that begins at word b: in that command, the value of an output option
+// is one a download saved before word i, the program that runs it: in
+// i's command (which begins at word b) before i, or in one of the
+// maxSteps commands before that one. In that command, the value of an output option
 // (outputOptions) or of a '>' is that name ("curl -o x.sh …", "curl … >
 // x.sh"), or the download saves under the name its URL ends with
 // (savesByName) and a shell word ends with it after a '/' ("wget
 // https://…/x.sh", "curl -O https://…/x.sh"), for "bash x.sh", "./x.sh",
 // "/tmp/x.sh"; not "curl is a tool… Perl is", "curl -I https://…/x.py;
 // python3 x.py".
-func (z *Analyzer) savedBefore(b, k, end int) bool {
+func (z *Analyzer) savedBefore(b, i, k, end int) bool {
 	name := end - 1 // the name's first word: after the path's last '/'
 	for name > k && z.words[name].joint != '/' {
 		name--
 	}
 	n := end - name
-	for steps, at := 0, b; steps < maxSteps && at > 0; steps++ {
-		pb, pe := z.command(at - 1)
-		at = pb
+	for steps, at, pb, pe := 0, b, b, i; steps <= maxSteps; steps++ {
+		// First the words of the run's own command before it (i), then
+		// the commands before that one.
+		if steps > 0 {
+			if at == 0 {
+				break
+			}
+			pb, pe = z.command(at - 1)
+			at = pb
+		}
 		d := z.downloadAt(pb, pe)
 		if d < 0 {
 			continue
@@ -466,7 +481,7 @@ func (z *Analyzer) makesRunnable(i int) bool {
 	}
 	for k := z.shellWordEnd(mode, e); k < e; {
 		end := z.shellWordEnd(k, e)
-		if !z.isOption(k) && z.savedBefore(b, k, end) {
+		if !z.isOption(k) && z.savedBefore(b, i, k, end) {
 			return true
 		}
 		k = end
@@ -538,6 +553,13 @@ func (z *Analyzer) substitutes(i, e int) bool {
 	return false
 }
 
+// isScript reports whether the shell word [k, end) names a script by its
+// extension (scriptExtensions): "x.sh", "/tmp/fix.py".
+func (z *Analyzer) isScript(k, end int) bool {
+	last := end - 1
+	return last > k && z.words[last].joint == '.' && hasWord(scriptExtensions, z.tok(last))
+}
+
 // ownCode reports whether the interpreter at word i, in a command that
 // ends at e, is told to run code of its own rather than what it reads: by
 // one of own, one letter alone or among others ("-c", "-ne", "-mjson.tool")
@@ -545,9 +567,7 @@ func (z *Analyzer) substitutes(i, e int) bool {
 func (z *Analyzer) ownCode(i, e int, own []option) bool {
 	for k := i + 1; k < e; k = z.shellWordEnd(k, e) {
 		if !z.isOption(k) {
-			end := z.shellWordEnd(k, e)
-			last := end - 1
-			return last > k && z.words[last].joint == '.' && hasWord(scriptExtensions, z.tok(last))
+			return z.isScript(k, z.shellWordEnd(k, e))
 		}
 		t := z.tok(k)
 		letters := z.shortLetters(k)
