@@ -318,10 +318,8 @@ func (z *Analyzer) yieldsCode(b, e int) bool {
 		case !z.wholeName(k) || z.shellWordEnd(k, e) >= e:
 		case hasWord(downloads, t), hasWord(netcats, t):
 			return true
-		case string(t) == "base64":
-			return z.hasOption(k, e, decodeOptions)
-		case string(t) == "xxd":
-			return z.hasOption(k, e, reverseOption)
+		case string(t) == "base64" && z.hasOption(k, e, decodeOptions), string(t) == "xxd" && z.hasOption(k, e, reverseOption):
+			return true
 		}
 	}
 	return false
