@@ -71,8 +71,9 @@ var groups = []group{
 // confided word, or a sensitive one in a memory that does not name
 // someone the request itself names besides whom it writes to, an overlap
 // with a withdrawn text. A newer memory counts only where one does more
-// than add (updates: a newer peer on the subject with no "also", "too",
-// "a second"…, or one that announces a change); "Noah is also allergic to
+// than add and states what is so (updates: a newer peer on the subject
+// with no "also", "too", "a second"…, and no word of doubt or plans
+// (states), or one that announces a change); "Noah is also allergic to
 // cashews" leaves "Noah is allergic to peanuts" true. The fit network
 // weighs far more than that, and
 // on data unlike its training a low fit can come from anything (a lexical
@@ -333,9 +334,9 @@ type extractor struct {
 	trust          []bool             // per candidate: Trusted(effective authority)
 	// updated is, per candidate, whether a newer peer on its subject
 	// (shared subject 0.3 or more, a frame of updateFrame or a change it
-	// announces) does more than add to it: it holds no Addition cue, or
-	// it announces a change too. Not a feature: the evidence of
-	// newer_memory_on_subject (evidence).
+	// announces) does more than add to it and states what is so (states):
+	// it holds no Addition cue, or it announces a change too. Not a
+	// feature: the evidence of newer_memory_on_subject (evidence).
 	updated []bool
 	// replaced is, per candidate, whether a newer peer names another
 	// holder of a one-holder role the question asks for (see set): not a
