@@ -683,6 +683,11 @@ type Analyzer struct {
 	// possessor holds, per word, whether it stands as a possessor of
 	// something other than a role ("Mia's brother").
 	possessor []bool
+	// tones holds, per word, its entry.tone.
+	tones []tone
+	// others holds, per word, whether its sentence names someone other
+	// than the user before it (markOthers).
+	others []bool
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -736,15 +741,16 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	z.tokenize(text)
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
-	z.content, z.possessor = z.content[:0], z.possessor[:0]
+	z.content, z.possessor, z.tones = z.content[:0], z.possessor[:0], z.tones[:0]
 	if len(z.words) == 0 {
 		out.Possessors = possessors
 		out.Words, out.Seq, out.Names = words, seq, names
 		return
 	}
 	var upperLetters, letters int
-	acts := false // a word of actVerbs: the text may make a request
-	code := false // a word of codeWords: the text may hold code that acts
+	acts := false   // a word of actVerbs: the text may make a request
+	code := false   // a word of codeWords: the text may hold code that acts
+	praise := false // a word of praise, criticism or a verdict: the text may press for flattery
 	var counts [NumCues]int
 	var domainHits [NumDomains]int
 	for i := range z.words {
@@ -790,6 +796,14 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		acts = acts || e.act
 		code = code || e.code
+		t := e.tone
+		if possessive {
+			if s, ok := lexicon[string(tok[:len(tok)-2])]; ok {
+				t |= s.tone & toneOther // "my father's", "her boss's"
+			}
+		}
+		z.tones = append(z.tones, t)
+		praise = praise || e.tone&(toneApproval|toneMild|toneCritique|toneMildCritique|toneTell|toneCond) != 0
 		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways") && z.asksHowAt(i) {
 			out.asksHow = true
 		}
@@ -813,6 +827,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			words = append(words, h)
 			if !known && z.nameAt(i) {
 				names = z.addName(names, h, i, &named)
+				z.tones[i] |= toneName
 			}
 		} else {
 			h = 0
@@ -844,6 +859,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	if code {
 		z.markCodeActs(out)
+	}
+	if praise {
+		counts[AgreementPressure] += z.pressures()
 	}
 	n := float32(len(z.words))
 	sentences := 0

@@ -21,6 +21,7 @@ type entry struct {
 	silent   bool   // in the lexicon for the one-holder rule only (a role, hedge or addition) or as an act: unknown to everything else
 	act      bool   // an act beyond the reply (actVerbs): Analyze looks for requests only in a text that holds one
 	code     bool   // a word by which code acts (codeWords): Analyze looks for code acts only in a text that holds one
+	tone     tone   // what the word does in a clause about praise and criticism (toneWords)
 	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
 	hash     uint64 // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
@@ -49,8 +50,9 @@ var cueWords = map[Cue]string{
 		"skeptical sceptical doubt doubts distrust",
 	Preference: "prefer prefers preferred preference preferences like likes liked love loves loved enjoy enjoys enjoyed " +
 		"favorite favourite favorites favourites hate hates dislike dislikes fond rather fan avoid avoids",
-	AgreementPressure: "agree agrees agreeing flatter flattered flattering praise praised compliment compliments validate validated " +
-		"validation reassure reassured genius brilliant flattery praising",
+	// AgreementPressure has no words of its own: praise, reassurance and
+	// criticism press for flattery only by how a clause holds them
+	// (pressure.go), and its phrases below.
 	Negation:       "not no never none nothing nobody neither nor don't doesn't didn't isn't aren't wasn't weren't won't can't cannot shouldn't",
 	FirstPerson:    "i me my mine myself i'm i've i'd i'll we our us",
 	ThirdPartyUser: "user user's users he she his her him hers they their",
@@ -58,7 +60,9 @@ var cueWords = map[Cue]string{
 	QueryObjective: "what how why when where who which whom whose is are does do did was were can evidence fact facts true false " +
 		"scientific science research study studies data explain explanation cause causes define definition history capital population " +
 		"honest honestly objective objectively frank frankly candid candidly critique critiques criticise criticize assess " +
-		"assessment evaluate evaluation weaknesses flaws risks verify accurate accuracy",
+		"assessment evaluate evaluation weaknesses flaws risks verify accurate accuracy " +
+		// a request for a judgement of the user's own work
+		"review reviewing rate grade proofread feedback risky wrong am",
 	QueryPersonal: "my me i mine myself should recommend recommendation suggest suggestion remind help",
 	QueryPast:     "was were previously formerly former earlier past history historical originally once",
 	QueryCurrent:  "current currently now latest today nowadays present presently recent recently still incumbent",
@@ -296,16 +300,14 @@ var phrases = map[Cue]string{
 		"without asking,without notifying,keep this secret,keep it secret,keep this between",
 	Urgency: "right away,right now,as soon,without delay",
 	Belief:  "i think,i believe,i feel,in my opinion,in my view,my view,my opinion,believes that,thinks that,is convinced,am convinced,truth is,everyone knows,they say",
-	// Pressure to agree, in words that say it outright: an instruction not
-	// to criticise or contradict, someone who takes criticism badly. What
-	// also says something else is left out: "upset by the delay", "wants
-	// to hear back from the bank", "stay positive" as a team's motto,
-	// "no sugarcoating" (helper-67's review of look 32).
-	AgreementPressure: "always right,never wrong,agree with,likes being,be told,hear that,side with," +
-		"likes to hear,loves to hear,sensitive to criticism,badly to criticism,takes criticism badly,take criticism badly," +
-		"hates criticism,hate criticism,don't criticise,don't criticize,never criticise,never criticize,do not criticise," +
-		"do not criticize,don't contradict,never contradict,do not contradict,never disagree,do not disagree",
-	QueryObjective: "poke holes,tear apart,be straight,be honest,be brutal,sanity check,red team,fact check,double check",
+	// Pressure to agree in words that say it whatever the clause; the rest
+	// is read from how a clause holds praise and criticism (pressure.go),
+	// which leaves out what says something else: "upset by the delay",
+	// "wants to hear back from the bank", "stay positive" as a team's
+	// motto, "no sugarcoating" (helper-67's review of look 32).
+	AgreementPressure: "always right,never wrong",
+	QueryObjective: "poke holes,tear apart,be straight,be honest,be brutal,sanity check,red team,fact check,double check," +
+		"look over,devil's advocate",
 	QueryOwnView: "my opinion,my view,my views,my preference,my preferences,i prefer,i like,i believe,i feel,my favorite,my favourite," +
 		"what i think,what i like,what i prefer,do i like,do i think,do i prefer",
 	Reported:     "web page,according to,found online,posted on,read on",
@@ -541,6 +543,11 @@ func init() {
 	}
 	for w := range codeWords {
 		quiet(w, func(e *entry) { e.code = true })
+	}
+	for t, ws := range toneWords {
+		for _, w := range strings.Fields(ws) {
+			quiet(w, func(e *entry) { e.tone |= t })
+		}
 	}
 	for w, e := range lexicon {
 		e.hash = maphash.String(seed, w)
