@@ -38,7 +38,7 @@ const (
 	EmailAddress                 // an e-mail address
 	AccountNumber                // a long digit run or an IBAN-like code
 	Credential                   // password, token, API key, PIN…
-	Destructive                  // deletes, wipes, disables security, pipes a download to a shell
+	Destructive                  // deletes, wipes, disables security or bypasses checks, pipes a download to a shell
 	Secrecy                      // "do not tell", "without informing", "secretly"
 	Urgency                      // "urgent", "immediately", "right away"
 	Belief                       // states a belief or opinion: "believes", "convinced", "in my view"
@@ -688,6 +688,8 @@ type Analyzer struct {
 	// others holds, per word, whether its sentence names someone other
 	// than the user before it (markOthers).
 	others []bool
+	// checks holds, per word, its entry.check.
+	checks []checkRole
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -741,7 +743,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	z.tokenize(text)
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
-	z.content, z.possessor, z.tones = z.content[:0], z.possessor[:0], z.tones[:0]
+	z.content, z.possessor, z.tones, z.checks = z.content[:0], z.possessor[:0], z.tones[:0], z.checks[:0]
 	if len(z.words) == 0 {
 		out.Possessors = possessors
 		out.Words, out.Seq, out.Names = words, seq, names
@@ -751,6 +753,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	acts := false   // a word of actVerbs: the text may make a request
 	code := false   // a word of codeWords: the text may hold code that acts
 	praise := false // a word of praise, criticism or a verdict: the text may press for flattery
+	defeat := false // a word that may bypass a safeguard or declare it passed
 	var counts [NumCues]int
 	var domainHits [NumDomains]int
 	for i := range z.words {
@@ -803,6 +806,8 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			}
 		}
 		z.tones = append(z.tones, t)
+		z.checks = append(z.checks, e.check)
+		defeat = defeat || e.check&(checkBypass|checkSkip|checkAlways|checkRegardless|checkMark) != 0
 		praise = praise || e.tone&(toneApproval|toneMild|toneCritique|toneMildCritique|toneTell|toneCond) != 0
 		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways") && z.asksHowAt(i) {
 			out.asksHow = true
@@ -862,6 +867,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	if praise {
 		counts[AgreementPressure] += z.pressures()
+	}
+	if defeat {
+		counts[Destructive] += z.defeatsChecks()
 	}
 	n := float32(len(z.words))
 	sentences := 0

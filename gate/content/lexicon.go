@@ -8,22 +8,23 @@ import (
 
 // entry is what the lexicon knows of one lower-cased word.
 type entry struct {
-	cues     uint32 // bit c set: the word signals Cue c
-	domain   int8   // 1 + Domain, 0 for none
-	verb     bool   // a command verb when it starts a sentence
-	stop     bool   // a function word, left out of content-word overlap
-	reply    bool   // names what a reader writes back (replyWords)
-	role     uint8  // 1 + the class of a one-holder role it names (roleWords), 0 for none
-	roleCtx  uint8  // 1 + the index in roleContexts of the words it needs beside it, 0 for none
-	plural   bool   // a role in the plural (rolePlurals)
-	hedge    bool   // makes a statement less than an assertion (hedgeWords)
-	doubt    bool   // makes it less than certain (doubtWords)
-	silent   bool   // in the lexicon for the one-holder rule only (a role, hedge or addition) or as an act: unknown to everything else
-	act      bool   // an act beyond the reply (actVerbs): Analyze looks for requests only in a text that holds one
-	code     bool   // a word by which code acts (codeWords): Analyze looks for code acts only in a text that holds one
-	tone     tone   // what the word does in a clause about praise and criticism (toneWords)
-	nounVerb bool   // an exfiltration word that is as often a noun: counts only where a verb stands
-	hash     uint64 // the word's hash (Analysis.Words, Analysis.Seq), computed once
+	cues     uint32    // bit c set: the word signals Cue c
+	domain   int8      // 1 + Domain, 0 for none
+	verb     bool      // a command verb when it starts a sentence
+	stop     bool      // a function word, left out of content-word overlap
+	reply    bool      // names what a reader writes back (replyWords)
+	role     uint8     // 1 + the class of a one-holder role it names (roleWords), 0 for none
+	roleCtx  uint8     // 1 + the index in roleContexts of the words it needs beside it, 0 for none
+	plural   bool      // a role in the plural (rolePlurals)
+	hedge    bool      // makes a statement less than an assertion (hedgeWords)
+	doubt    bool      // makes it less than certain (doubtWords)
+	silent   bool      // in the lexicon for the one-holder rule only (a role, hedge or addition) or as an act: unknown to everything else
+	act      bool      // an act beyond the reply (actVerbs): Analyze looks for requests only in a text that holds one
+	code     bool      // a word by which code acts (codeWords): Analyze looks for code acts only in a text that holds one
+	tone     tone      // what the word does in a clause about praise and criticism (toneWords)
+	check    checkRole // what the word does in a sentence about safeguards (checkWords)
+	nounVerb bool      // an exfiltration word that is as often a noun: counts only where a verb stands
+	hash     uint64    // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
 
 // Word lists. They describe English generally (how instructions, beliefs and
@@ -543,6 +544,11 @@ func init() {
 	}
 	for w := range codeWords {
 		quiet(w, func(e *entry) { e.code = true })
+	}
+	for r, ws := range checkWords {
+		for _, w := range strings.Fields(ws) {
+			quiet(w, func(e *entry) { e.check |= r })
+		}
 	}
 	for t, ws := range toneWords {
 		for _, w := range strings.Fields(ws) {
