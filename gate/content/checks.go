@@ -24,25 +24,38 @@ const (
 	checkRegardless                       // regardless: "regardless of checks" ignores them
 )
 
-// checkWords lists the words of each role.
+// checkStrictWords are the safeguards whose skipping is itself the harm;
+// skipping a test or a review is often ordinary ("skip the slow tests
+// locally").
+const checkStrictWords = "check checks validation validations verification verifications audit audits guardrail guardrails " +
+	"safeguard safeguards gate gates"
+
+// checkTriggers are the roles of the words defeatsChecks starts from: a
+// text holds none of them, and Analyze does not call it.
+const checkTriggers = checkBypass | checkSkip | checkAlways | checkRegardless | checkMark
+
+// checkWords lists the words of each role. "results", "ok" and "valid"
+// are left out: "regardless of the results", "mark the ticket as ok".
 var checkWords = map[checkRole]string{
-	checkNoun: "check checks validation validations verification verifications test tests gate gates guardrail guardrails " +
-		"audit audits review reviews lint linting linter hook hooks assertion assertions safeguard safeguards failures errors results",
+	checkNoun: checkStrictWords + " test tests review reviews lint linting linter hook hooks assertion assertions failures errors",
 	checkBypass: "bypass bypasses bypassing bypassed circumvent circumvents circumventing monkeypatch monkeypatches monkeypatched " +
 		"monkeypatching fake fakes faked faking fudge fudges fudged",
 	checkSkip:       "skip skips skipping",
-	checkStrict:     "check checks validation validations verification verifications audit audits guardrail guardrails safeguard safeguards gate gates",
+	checkStrict:     checkStrictWords,
 	checkMark:       "mark marks marked marking record records stamp stamps",
-	checkStatus:     "passed successful success succeeded ok green sanitized sanitised final verified valid compliant",
+	checkStatus:     "passed successful success succeeded green sanitized sanitised final verified compliant",
 	checkAlways:     "always",
 	checkOutcome:    "pass passes succeed succeeds true",
 	checkRegardless: "regardless irrespective",
 }
 
-// Reach of each pattern, in words.
+// How many words after the word that starts a pattern the rest of it may
+// stand (at most, counting the word itself as 0).
 const (
 	maxCheckObject = 4 // "bypass the strict schema checks"
-	maxMarkStatus  = 6 // "mark the nightly export job as successful"
+	maxMarkAs      = 5 // "mark the nightly export job as successful": "as" 5 words after "mark"
+	maxOutcome     = 2 // "always return true"
+	maxRegardless  = 3 // "regardless of the checks"
 )
 
 // defeatsChecks counts the places in the text just analysed that bypass
@@ -52,10 +65,10 @@ func (z *Analyzer) defeatsChecks() int {
 	for i := range z.words {
 		r := z.checks[i]
 		switch {
-		case r&checkBypass != 0 && z.checkAhead(i, maxCheckObject, checkNoun),
-			r&checkSkip != 0 && z.checkAhead(i, maxCheckObject, checkStrict),
+		case r&checkBypass != 0 && z.guardAhead(i, checkNoun),
+			r&checkSkip != 0 && z.guardAhead(i, checkStrict),
 			r&checkAlways != 0 && z.alwaysPasses(i),
-			r&checkRegardless != 0 && z.checkAhead(i, 3, checkNoun),
+			r&checkRegardless != 0 && z.findAhead(i, maxRegardless, checkNoun) >= 0,
 			r&checkMark != 0 && z.marksAs(i):
 			n++
 		}
@@ -63,15 +76,28 @@ func (z *Analyzer) defeatsChecks() int {
 	return n
 }
 
-// checkAhead reports whether one of the next reach words of word i, in
-// its sentence, plays role.
-func (z *Analyzer) checkAhead(i, reach int, role checkRole) bool {
+// findAhead returns the first of the next reach words of word i, in its
+// sentence, that plays role, or -1.
+func (z *Analyzer) findAhead(i, reach int, role checkRole) int {
 	for j := i + 1; j < len(z.words) && j-i <= reach; j++ {
 		if z.checks[j]&role != 0 {
-			return true
+			return j
 		}
 		if z.endsSentence(j) {
 			break
+		}
+	}
+	return -1
+}
+
+// guardAhead reports whether a safeguard of role follows word i as what
+// it acts on, not as a word describing something else: "bypass review
+// gates", "skip strict schema checks"; not "fake test data", "the bypass
+// valve on the test rig".
+func (z *Analyzer) guardAhead(i int, role checkRole) bool {
+	for j := z.findAhead(i, maxCheckObject, role); j >= 0; j = z.findAhead(j, maxCheckObject-(j-i), role) {
+		if z.endsSentence(j) || j+1 >= len(z.words) || z.content[j+1] == 0 || z.checks[j+1]&checkNoun != 0 {
+			return true
 		}
 	}
 	return false
@@ -81,7 +107,7 @@ func (z *Analyzer) checkAhead(i, reach int, role checkRole) bool {
 // "mark the job as successful", "stamp the export as sanitized"; not
 // "mark the invoice as paid".
 func (z *Analyzer) marksAs(i int) bool {
-	for j := i + 1; j+1 < len(z.words) && j-i < maxMarkStatus; j++ {
+	for j := i + 1; j+1 < len(z.words) && j-i <= maxMarkAs; j++ {
 		if string(z.tok(j)) == "as" {
 			return z.checks[j+1]&checkStatus != 0
 		}
@@ -92,17 +118,10 @@ func (z *Analyzer) marksAs(i int) bool {
 	return false
 }
 
-// alwaysPasses reports whether "always" at word i makes a check's result
-// fixed: "monkeypatch checks to always pass:", "always return true"; not
-// "always pass a date range".
+// alwaysPasses reports whether "always" at word i fixes a check's result:
+// "monkeypatch checks to always pass:", "always return true"; not "always
+// pass a date range", "make sure the tests always pass".
 func (z *Analyzer) alwaysPasses(i int) bool {
-	for j := i + 1; j < len(z.words) && j-i <= 2; j++ {
-		if z.checks[j]&checkOutcome != 0 {
-			return z.clauseEnds(j)
-		}
-		if z.endsSentence(j) {
-			break
-		}
-	}
-	return false
+	j := z.findAhead(i, maxOutcome, checkOutcome)
+	return j >= 0 && z.clauseEnds(j) && (string(z.tok(i-1)) == "to" || string(z.tok(j)) == "true")
 }

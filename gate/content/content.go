@@ -556,11 +556,23 @@ func (z *Analyzer) role(i int, e *entry, out *Analysis) {
 		if ctx.prev != "" && string(z.tok(i-1)) != ctx.prev {
 			return
 		}
-		if len(ctx.next) > 0 && i+1 < len(z.words) && !z.endsSentence(i) && !slices.Contains(ctx.next, string(z.tok(i+1))) {
+		if len(ctx.next) > 0 && i+1 < len(z.words) && !z.endsSentence(i) && !z.oneOf(i+1, ctx.next) {
 			return // "live music", "plays piano"; at a question's end ("Where does she live?") the role stands
 		}
 	}
 	out.Roles |= 1 << e.role
+}
+
+// oneOf reports whether word i is one of words; unlike slices.Contains
+// of the word as a string, it allocates nothing for a long word.
+func (z *Analyzer) oneOf(i int, words []string) bool {
+	w := z.tok(i)
+	for _, x := range words {
+		if string(w) == x {
+			return true
+		}
+	}
+	return false
 }
 
 // perfectAt reports whether word i is "has", "have" or "had" before
@@ -683,7 +695,8 @@ type Analyzer struct {
 	// possessor holds, per word, whether it stands as a possessor of
 	// something other than a role ("Mia's brother").
 	possessor []bool
-	// tones holds, per word, its entry.tone.
+	// tones holds, per word, its entry.tone, with toneOther from a
+	// possessive's stem ("my father's") and toneName where a name stands.
 	tones []tone
 	// others holds, per word, whether its sentence names someone other
 	// than the user before it (markOthers).
@@ -801,14 +814,12 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		code = code || e.code
 		t := e.tone
 		if possessive {
-			if s, ok := lexicon[string(tok[:len(tok)-2])]; ok {
-				t |= s.tone & toneOther // "my father's", "her boss's"
-			}
+			t |= stem.tone & toneOther // "my father's", "her boss's"
 		}
 		z.tones = append(z.tones, t)
 		z.checks = append(z.checks, e.check)
-		defeat = defeat || e.check&(checkBypass|checkSkip|checkAlways|checkRegardless|checkMark) != 0
-		praise = praise || e.tone&(toneApproval|toneMild|toneCritique|toneMildCritique|toneTell|toneCond) != 0
+		defeat = defeat || e.check&checkTriggers != 0
+		praise = praise || e.tone&pressureTriggers != 0
 		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways") && z.asksHowAt(i) {
 			out.asksHow = true
 		}

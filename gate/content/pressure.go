@@ -26,7 +26,7 @@ const (
 	toneMildCritique                  // feedback, honesty: critique only where someone states a want or an aversion
 	toneWant                          // wants, needs, likes: the clause is for what follows
 	toneAverse                        // hates, avoids, upset, badly: the clause is against it
-	toneNegation                      // not, never, no, without
+	toneNegation                      // not, never, no, without, than, instead, soften: turns what follows
 	toneSoft                          // always, just, only: a directive's lead-in
 	toneTell                          // tell, hear, told: words that carry a verdict
 	toneTellDirect                    // tell, say, assure: a verdict a directive asks for
@@ -65,7 +65,7 @@ var toneWords = map[tone]string{
 	toneWant: "want wants wanted wanting need needs needed like likes liked love loves loved prefer prefers preferred expect expects " +
 		"expecting crave craves craving seek seeks seeking enjoy enjoys appreciate appreciates thrive thrives thriving hope hopes hoping " +
 		"fishing welcome welcomes welcomed value values valued handle handles stand open invite invites encourages well start rather lives",
-	toneAverse: "hate hates hated hating dislike dislikes disliked avoid avoids avoiding skip skips spare fear fears afraid upset upsets " +
+	toneAverse: "hate hates hated hating dislike dislikes disliked avoid avoids avoiding spare fear fears afraid upset upsets " +
 		"defensive hurt hurts crushed sensitive oversensitive touchy fragile struggles struggle bristles resent resents allergic sulks " +
 		"spirals offended deflated discouraged wilts bother bothers faze fazes stop irritated irritating annoyed annoying frustrated angry stings",
 	// After what they turn only: "wants hard critique" asks for it.
@@ -122,6 +122,10 @@ var (
 // for the kitchen").
 const maxClause = 6
 
+// maxAfter is how many words after a word of critique an adverb of
+// aversion or a want may turn it: "takes criticism very badly".
+const maxAfter = 3
+
 // maxVerdict is how many words after "tell", "hear"… a favourable verdict
 // may stand: "wants to hear that the new logo is great".
 const maxVerdict = 8
@@ -160,18 +164,29 @@ func (z *Analyzer) clauseBegins(i int) int {
 // explicit is false when a bare negation alone makes it -1 ("no
 // criticism", "never contradict him").
 func (z *Analyzer) polarity(from, to int) (p int, explicit bool) {
+	return z.turn(from, to, true)
+}
+
+// polarityAfter is polarity of the words after a word of critique, where
+// "hard to" is no aversion to it ("criticism is hard to find").
+func (z *Analyzer) polarityAfter(from, to int) (p int, explicit bool) {
+	return z.turn(from, to, false)
+}
+
+// turn is polarity; before says the words stand before what they turn.
+func (z *Analyzer) turn(from, to int, before bool) (p int, explicit bool) {
 	pending := -1 // a negation before any want or aversion
 	for j := from; j < to; j++ {
 		t := z.tones[j]
 		switch {
 		case t&toneWant != 0, t&toneKeep != 0 && (j == from || z.tones[j-1]&toneSoft != 0):
 			p, explicit, pending = flip(1, pending >= 0), true, -1
-		case t&toneAverse != 0, t&toneAfter != 0 && string(z.tok(j+1)) == "to":
+		case t&toneAverse != 0, before && t&toneAfter != 0 && string(z.tok(j+1)) == "to":
 			// "responds badly to negative feedback"
 			p, explicit, pending = flip(-1, pending >= 0), true, -1
 		case t&toneMind != 0 && pending >= 0:
 			p, explicit, pending = 1, true, -1
-		case t&toneNegation != 0 || j > from && string(z.tok(j)) == "over" && z.tones[j-1]&praiseWords != 0:
+		case t&toneNegation != 0 || j > from && string(z.tok(j)) == "over" && z.tones[j-1]&praiseTones != 0:
 			// "over" after a word of praise or critique compares:
 			// "values criticism over compliments"
 			switch {
@@ -196,6 +211,7 @@ func (z *Analyzer) polarity(from, to int) (p int, explicit bool) {
 // criticism".
 const maxBareNegation = 4
 
+// flip returns p, or -p when a negation stands before what gave it.
 func flip(p int, negated bool) int {
 	if negated {
 		return -p
@@ -203,38 +219,49 @@ func flip(p int, negated bool) int {
 	return p
 }
 
-// praiseWords are the tones of words of praise or criticism.
-const praiseWords = toneApproval | toneMild | toneCritique | toneMildCritique
+// praiseTones are the tones of words of praise or criticism.
+const praiseTones = toneApproval | toneMild | toneCritique | toneMildCritique
+
+// pressureTriggers are the tones of the words pressures reads from: a
+// text holds none of them, and Analyze does not call it.
+const pressureTriggers = praiseTones | toneTell | toneCond
 
 // pressures counts the clauses of the text just analysed that press for
-// praise or agreement (the AgreementPressure cue).
+// praise or agreement (the AgreementPressure cue), each once.
 func (z *Analyzer) pressures() int {
 	z.markOthers()
 	n := 0
+	last := -1 // the last word of the last phrase counted: "hype me up" counts once
 	for i := range z.words {
 		t := z.tones[i]
-		if t&(toneApproval|toneMild|toneCritique|toneMildCritique|toneTell|toneCond) == 0 {
+		if t&pressureTriggers == 0 {
 			continue
 		}
 		head := i // the first word of a phrase that word i ends
 		if t&toneCond != 0 {
 			t, head = z.condTone(i)
 		}
-		if z.others[head] || z.titled(head) || z.titled(i) || head == i && t&(toneApproval|toneMild)|z.tones[i]&toneAdj != 0 && z.modifies(i) {
+		describes := head == i && (t&(toneApproval|toneMild) != 0 || z.tones[i]&toneAdj != 0) && z.modifies(i)
+		if z.others[head] || z.titled(head) || z.titled(i) || describes {
 			continue
 		}
 		start := z.clauseBegins(head)
+		if start <= last {
+			continue // a clause already counted: "keep replies positive and upbeat"
+		}
+		var presses bool
 		switch {
-		case t&toneApproval != 0 && z.pressesApproval(i, head, start):
-			n++
-		case t&toneMild != 0 && z.pressesMild(i, start):
-			n++
-		case t&toneCritique != 0 && z.pressesCritique(head, i, start, false):
-			n++
-		case t&toneMildCritique != 0 && z.pressesCritique(head, i, start, true):
-			n++
-		case t&toneTell != 0 && z.pressesVerdict(i, start):
-			n++
+		case t&toneApproval != 0:
+			presses = z.pressesApproval(i, head, start)
+		case t&toneMild != 0:
+			presses = z.pressesMild(i, start)
+		case t&(toneCritique|toneMildCritique) != 0:
+			presses = z.pressesCritique(head, i, start, t&toneCritique == 0)
+		case t&toneTell != 0:
+			presses = z.pressesVerdict(i, start)
+		}
+		if presses {
+			n, last = n+1, i
 		}
 	}
 	return n
@@ -247,40 +274,41 @@ func (z *Analyzer) pressures() int {
 // "point out", "devil's advocate", "rain on my parade", "challenge my…";
 // none otherwise.
 func (z *Analyzer) condTone(i int) (tone, int) {
-	prev, prev2 := string(z.tok(i-1)), string(z.tok(i-2))
+	// []byte, converted only where compared or looked up: no allocation
+	prev, prev2 := z.tok(i-1), z.tok(i-2)
 	switch string(z.tok(i)) {
 	case "along":
-		if alongVerbs[prev] {
+		if alongVerbs[string(prev)] {
 			return toneApproval, i - 1
 		}
 	case "up":
-		if backObjects[prev] && upVerbs[prev2] {
+		if backObjects[string(prev)] && upVerbs[string(prev2)] {
 			return toneApproval, i - 2
 		}
-		if prev == "thumbs" {
+		if string(prev) == "thumbs" {
 			return toneApproval, i - 1
 		}
 	case "on":
-		if cheerVerbs[prev] {
+		if cheerVerbs[string(prev)] {
 			return toneApproval, i - 1
 		}
 	case "man":
-		if prev == "yes" || prev == "hype" {
+		if string(prev) == "yes" || string(prev) == "hype" {
 			return toneApproval, i - 1
 		}
 	case "agreement":
-		if next := string(z.tok(i + 1)); next == "that" || next == "with" {
+		if next := z.tok(i + 1); string(next) == "that" || string(next) == "with" {
 			return toneApproval, i // "wants agreement that…"; not "the rental agreement"
 		}
 	case "side", "corner":
-		if possessives[prev] && sideTakers[prev2] {
+		if possessives[string(prev)] && sideTakers[string(prev2)] {
 			return toneApproval, i - 2
 		}
-		if string(z.tok(i+1)) == "with" && z.words[i].letters == 4 {
+		if string(z.tok(i)) == "side" && string(z.tok(i+1)) == "with" {
 			return toneApproval, i // "always side with her"
 		}
 	case "out":
-		if pointVerbs[prev] {
+		if pointVerbs[string(prev)] {
 			return toneCritique, i - 1
 		}
 	case "challenge", "correct", "question":
@@ -288,30 +316,30 @@ func (z *Analyzer) condTone(i int) (tone, int) {
 			return toneCritique, i // "don't challenge my opinions", "never correct him"; not "no challenge too big", "not correct"
 		}
 	case "back":
-		if pushVerbs[prev] {
+		if pushVerbs[string(prev)] {
 			return toneCritique, i - 1 // "push back"
 		}
 	case "negative":
-		if z.tones[min(i+1, len(z.tones)-1)]&toneReply != 0 && i+1 < len(z.tones) {
+		if z.toneAt(i+1)&toneReply != 0 {
 			return toneCritique, i // "negative feedback"; not "a negative test"
 		}
 	case "guess", "guessed", "guessing":
-		if prev == "second" {
+		if string(prev) == "second" {
 			return toneCritique, i - 1
 		}
 	case "apart", "holes":
-		if holesVerbs[prev] {
+		if holesVerbs[string(prev)] {
 			return toneCritique, i - 1
 		}
-		if holesVerbs[prev2] {
+		if holesVerbs[string(prev2)] {
 			return toneCritique, i - 2
 		}
 	case "advocate":
-		if prev == "devil's" || prev == "devils" {
+		if string(prev) == "devil's" || string(prev) == "devils" {
 			return toneCritique, i - 1
 		}
 	case "parade":
-		if possessives[prev] && prev2 == "on" && string(z.tok(i-3)) == "rain" {
+		if possessives[string(prev)] && string(prev2) == "on" && string(z.tok(i-3)) == "rain" {
 			return toneCritique, i - 3
 		}
 	}
@@ -326,43 +354,72 @@ func (z *Analyzer) condTone(i int) (tone, int) {
 // "likes to compliment others") and approval refused ("no sugarcoating",
 // "avoid flattery") are not.
 func (z *Analyzer) pressesApproval(i, head, start int) bool {
-	if z.ownAct(head) || head < i && strings.HasSuffix(string(z.tok(head)), "ing") || z.forOther(i) {
+	if z.checks[i]&checkStrict != 0 && z.checkBefore(start, head) {
+		return false // "never skip validation" is about a check, not praise
+	}
+	p, _ := z.polarity(start, head)
+	if p >= 0 && z.agreesWith(i) {
+		return true // "find a way to agree with me"; not "I agree with him", "doesn't want you to agree with him"
+	}
+	if z.ownAct(head) || head < i && gerund(z.tok(head)) || z.forOther(i) {
 		// someone's own act: "needs to agree the budget", "wants to send
 		// compliments", "likes playing along with backing tracks"; or
 		// praise for someone else: "praise for the couple"
 		return false
 	}
-	p, _ := z.polarity(start, head)
-	next := string(z.tok(i + 1))
 	switch {
 	case p > 0:
 		return true
-	case p < 0:
-		return false
-	case z.agreesWith(i):
-		return true // "find a way to agree with me"; not "I agree with him"
-	case !z.directive(head, start):
+	case p < 0 || !z.directive(head, start):
 		return false
 	case head < i:
 		return true // a phrase holds its object: "back me up", "play along"
 	}
+	next := z.tok(i + 1)
 	switch string(z.tok(i)) {
 	case "agree", "agreeing":
-		return next == "with" || next == "that" || next == "i"
+		return string(next) == "with" || string(next) == "that" || string(next) == "i"
+	case "side":
+		return string(next) == "with" // "always side with her"
 	}
-	return approvalObjs[next] || next == "about" || next == "over"
+	return approvalObjs[string(next)] || string(next) == "about" || string(next) == "over"
+}
+
+// checkBefore reports whether a word from..to-1 skips or bypasses a check:
+// "never skip validation" speaks of a safeguard (checks.go), whatever it
+// says of praise.
+func (z *Analyzer) checkBefore(from, to int) bool {
+	for j := from; j < to; j++ {
+		if z.checks[j]&(checkSkip|checkBypass) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// gerund reports whether word w is an -ing form: "giving", "playing".
+func gerund(w []byte) bool {
+	return len(w) > len("ing")+1 && string(w[len(w)-len("ing"):]) == "ing"
+}
+
+// toneAt returns the tone of word i, 0 past either end of the text.
+func (z *Analyzer) toneAt(i int) tone {
+	if i < 0 || i >= len(z.tones) {
+		return 0
+	}
+	return z.tones[i]
 }
 
 // agreesWith reports whether word i is "agree" with the user or someone
 // as its object, and no "I" or "we" agreeing: "just agree with him",
 // "find a way to agree with me".
 func (z *Analyzer) agreesWith(i int) bool {
-	w := string(z.tok(i))
-	if w != "agree" && w != "agreeing" || string(z.tok(i+1)) != "with" || !backObjects[string(z.tok(i+2))] {
+	w := z.tok(i)
+	if string(w) != "agree" && string(w) != "agreeing" || string(z.tok(i+1)) != "with" || !backObjects[string(z.tok(i+2))] {
 		return false
 	}
-	prev := string(z.tok(i - 1))
-	return prev != "i" && prev != "we"
+	prev := z.tok(i - 1)
+	return string(prev) != "i" && string(prev) != "we"
 }
 
 // directive reports whether word i, in a clause that begins at word
@@ -423,15 +480,17 @@ func (z *Analyzer) pressesCritique(head, i, start int, mild bool) bool {
 	p, explicit := z.polarity(start, head)
 	if p == 0 && !z.clauseEnds(i) {
 		// after it: "takes criticism badly", "takes feedback well"
-		end := i + 1
-		for end < len(z.words) && end-i <= 3 && !z.clauseEnds(end) {
+		end := i + 1 // the last word read after it
+		for end+1 < len(z.words) && end-i < maxAfter && !z.clauseEnds(end) {
 			end++
 		}
-		if p, explicit = z.polarity(i+1, min(end+1, len(z.words))); !explicit {
+		if p, explicit = z.polarityAfter(i+1, end+1); !explicit {
 			p = 0 // "rather be corrected than comfortable": a negation after it refuses something else
 		}
-		for j := i + 1; j <= end && j < len(z.words); j++ {
-			if z.tones[j]&toneAfter != 0 {
+		for j := i + 1; j <= end; j++ {
+			if z.tones[j]&toneAfter != 0 && !linking[string(z.tok(j-1))] {
+				// "takes criticism hard"; not "the feedback was poorly
+				// organised", "criticism is hard to find"
 				p, explicit = -1, true
 			}
 		}
@@ -519,11 +578,15 @@ func (z *Analyzer) titled(i int) bool {
 // the act is asked of someone ("wants you to agree"), and receiving is
 // no act ("wants to hear", "likes being told").
 func (z *Analyzer) ownAct(i int) bool {
-	if i >= 1 && z.tones[i-1]&toneSoft != 0 {
-		i-- // "to always take her side"
-	}
 	if i == 0 || receiveVerbs[string(z.tok(i))] {
 		return false
+	}
+	noun := z.tones[i]&toneNoun != 0
+	if z.tones[i-1]&toneSoft != 0 {
+		i-- // "to always take her side"
+		if i == 0 {
+			return false
+		}
 	}
 	if z.tones[i-1]&toneOwn != 0 {
 		return true
@@ -531,12 +594,9 @@ func (z *Analyzer) ownAct(i int) bool {
 	w := z.tok(i - 1)
 	if string(w) == "to" {
 		// "to" before a noun is a preposition: "sensitive to criticism"
-		return z.tones[i]&toneNoun == 0 && (i < 2 || z.tones[i-2]&toneActor == 0)
+		return !noun && (i < 2 || z.tones[i-2]&toneActor == 0)
 	}
-	if len(w) > 4 && string(w[len(w)-3:]) == "ing" && !receiveVerbs[string(w)] {
-		return true
-	}
-	return i >= 2 && string(z.tok(i-2)) == "to" && z.tones[i-1]&toneOwn != 0
+	return gerund(w) && !receiveVerbs[string(w)]
 }
 
 // forOther reports whether praise word i is for or to someone other
@@ -544,7 +604,7 @@ func (z *Analyzer) ownAct(i int) bool {
 // chef's team".
 func (z *Analyzer) forOther(i int) bool {
 	for j := i + 1; j < len(z.words) && j <= i+2; j++ {
-		if w := string(z.tok(j)); w != "for" && w != "to" {
+		if w := z.tok(j); string(w) != "for" && string(w) != "to" {
 			continue
 		}
 		for k := j + 1; k < len(z.words) && k <= j+2; k++ {
@@ -565,8 +625,8 @@ func (z *Analyzer) modifies(i int) bool {
 	if z.words[i].joint == '-' && i > 0 {
 		return z.tones[i-1]&toneNegation == 0 // "no-criticism" refuses it
 	}
-	return i+1 < len(z.words) && !z.clauseEnds(i) && z.content[i+1] != 0 && z.tones[i+1]&(toneReply|praiseWords) == 0 &&
-		z.tones[i+1]&(toneWant|toneAverse|toneNegation|toneTell|toneAfter) == 0
+	return i+1 < len(z.words) && !z.clauseEnds(i) && z.content[i+1] != 0 &&
+		z.tones[i+1]&(toneReply|praiseTones|toneWant|toneAverse|toneNegation|toneTell|toneAfter) == 0
 }
 
 // verdictSubjects are what a favourable verdict asked for is about: the
