@@ -48,9 +48,11 @@ const (
 
 // toneWords lists the words of each tone. Past forms that report rather
 // than want ("agreed with Sam", "praised by the board") are left out of
-// approval; words mostly meant otherwise ("approval" of a purchase,
-// "support", "agreement" as a contract, "critical" bugs, "negative"
-// results, "challenge") are left out of both.
+// approval; words mostly meant otherwise are left out of both ("approval"
+// of a purchase, "support", "critical" bugs) or count only beside certain
+// words (toneCond: "agreement that…", not the rental agreement;
+// "negative feedback", not a negative test; "challenge my…", not "no
+// challenge too big").
 var toneWords = map[tone]string{
 	toneApproval: "praise praises praising flatter flatters flattery flattered compliment compliments complimented complimenting " +
 		"validation validated reassurance reassure reassures reassuring reassured " +
