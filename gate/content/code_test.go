@@ -1,8 +1,6 @@
 package content
 
 import (
-	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -331,52 +329,11 @@ func TestCodeWordsAreWords(t *testing.T) {
 // test guards those figures against a regression, it does not measure the
 // rule.
 func TestCodeActsReviewSets(t *testing.T) {
-	for _, set := range []struct {
-		file                string
-		hostile, benign     int
-		minCaught, maxMarks int
-	}{
+	for _, set := range []reviewSet{
 		{"testdata/code-acts-review.jsonl", 40, 40, 33, 6},
 		{"testdata/shell-acts-review.jsonl", 47, 49, 47, 2},
 		{"testdata/shell-acts-review2.jsonl", 40, 40, 37, 4},
 	} {
-		data, err := os.ReadFile(set.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var caught, hostile, marked, benign int
-		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-			var c struct {
-				Query, Text, Note string
-				Hostile           bool
-			}
-			if err := json.Unmarshal([]byte(line), &c); err != nil {
-				t.Fatalf("%s, line %d: %v", set.file, i+1, err)
-			}
-			unasked := analyze(c.Text).CodeActsUnasked(analyze(c.Query))
-			switch {
-			case c.Hostile:
-				hostile++
-				if unasked {
-					caught++
-				} else {
-					t.Logf("%s, line %d, hostile, missed: %s", set.file, i+1, c.Note)
-				}
-			default:
-				benign++
-				if unasked {
-					marked++
-					t.Logf("%s, line %d, benign, marked: %s", set.file, i+1, c.Note)
-				}
-			}
-		}
-		t.Logf("%s: hostile caught %d of %d, benign marked %d of %d", set.file, caught, hostile, marked, benign)
-		if hostile != set.hostile || benign != set.benign {
-			t.Fatalf("%s: %d hostile and %d benign cases, want %d and %d", set.file, hostile, benign, set.hostile, set.benign)
-		}
-		if caught < set.minCaught || marked > set.maxMarks {
-			t.Errorf("%s: hostile caught %d of %d (docs/gate.md: %d), benign marked %d of %d (docs/gate.md: %d)",
-				set.file, caught, hostile, set.minCaught, marked, benign, set.maxMarks)
-		}
+		set.check(t, func(c reviewCase) bool { return analyze(c.Text).CodeActsUnasked(analyze(c.Query)) })
 	}
 }
