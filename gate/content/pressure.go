@@ -132,6 +132,14 @@ const maxAfter = 3
 // may stand: "wants to hear that the new logo is great".
 const maxVerdict = 8
 
+// Characters that end a clause, and a sentence, for pressures (markOthers
+// reads a sentence): a comma, a colon or a bracket ends a clause, not a
+// sentence.
+const (
+	clausePunct   = ",;:.!?()"
+	sentencePunct = ".!?\n"
+)
+
 // clauseEnds reports whether a clause ends between word j and the next
 // one: a comma, a colon, a semicolon, a bracket or a sentence's end, or a
 // word that begins a clause of its own ("but").
@@ -139,8 +147,8 @@ func (z *Analyzer) clauseEnds(j int) bool {
 	if j+1 >= len(z.words) {
 		return true
 	}
-	if strings.IndexByte(",;:.!?()", z.words[j].next) >= 0 && z.words[j].next != 0 ||
-		strings.IndexByte(",;:.!?()", z.words[j+1].prev) >= 0 && z.words[j+1].prev != 0 {
+	// next and prev are 0 for none, which no set below holds
+	if strings.IndexByte(clausePunct, z.words[j].next) >= 0 || strings.IndexByte(clausePunct, z.words[j+1].prev) >= 0 {
 		return true
 	}
 	if z.words[j+1].joint == '-' {
@@ -550,7 +558,7 @@ func (z *Analyzer) markOthers() {
 	z.others = z.others[:0]
 	seen := false
 	for j := range z.words {
-		if j == 0 || strings.IndexByte(".!?\n", z.words[j].prev) >= 0 && z.words[j].prev != 0 {
+		if j == 0 || strings.IndexByte(sentencePunct, z.words[j].prev) >= 0 {
 			seen = false // a sentence's end; not a colon, a dash or a quote
 		}
 		z.others = append(z.others, seen)
