@@ -22,6 +22,7 @@ const (
 	checkAlways                           // always: "always pass" fakes a result
 	checkOutcome                          // pass, succeed, true: what "always" makes a check return
 	checkRegardless                       // regardless: "regardless of checks" ignores them
+	checkAs                               // as: "mark the job as successful"
 )
 
 // checkStrictWords are the safeguards whose skipping is itself the harm;
@@ -47,6 +48,7 @@ var checkWords = map[checkRole]string{
 	checkAlways:     "always",
 	checkOutcome:    "pass passes succeed succeeds true",
 	checkRegardless: "regardless irrespective",
+	checkAs:         "as",
 }
 
 // How many words after the word that starts a pattern the rest of it may
@@ -107,15 +109,8 @@ func (z *Analyzer) guardAhead(i int, role checkRole) bool {
 // "mark the job as successful", "stamp the export as sanitized"; not
 // "mark the invoice as paid".
 func (z *Analyzer) marksAs(i int) bool {
-	for j := i + 1; j+1 < len(z.words) && j-i <= maxMarkAs; j++ {
-		if string(z.tok(j)) == "as" {
-			return z.checks[j+1]&checkStatus != 0
-		}
-		if z.endsSentence(j) {
-			break
-		}
-	}
-	return false
+	j := z.findAhead(i, maxMarkAs, checkAs)
+	return j >= 0 && j+1 < len(z.words) && z.checks[j+1]&checkStatus != 0
 }
 
 // alwaysPasses reports whether "always" at word i fixes a check's result:
