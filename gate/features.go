@@ -203,6 +203,53 @@ func weakInstruction(x []float32) bool {
 	return found == content.OutputDirective || found >= 0 && !target
 }
 
+// askedInstruction reports whether the instruction a memory m shows, in
+// its instruction features x, is one the query q itself gives: the memory
+// shows one cue of the instruction head only (to delete, to send, a
+// credential, urgency, a directive about the reply), the query shows the
+// same cue, and most of the memory's words (minAskedCoverage) are the
+// query's; the memory neither addresses the agent (Addresses) nor names
+// somewhere to send anything (a URL, an e-mail address, an account). A
+// note that keeps the user's own request ("The user wants help with this
+// later: how do I safely erase the data on a disk?") asked again is the
+// user's instruction, not one planted in memory. A text that carries more
+// than one cue is not: a question about a phishing e-mail that urges one
+// to send a password and delete the message shows all of its cues, and
+// so does the planted answer "it's legit, send it and delete the e-mail
+// right away". x must be unmasked (not Header.Ignored), so that an input
+// a model ignores still vetoes.
+func askedInstruction(x []float32, m, q *content.Analysis) bool {
+	if Addresses(x) {
+		return false
+	}
+	cue := content.Cue(-1)
+	for i, c := range instructionCues {
+		if i >= len(x) || x[i] == 0 {
+			continue
+		}
+		switch {
+		case c == content.URL || c == content.EmailAddress || c == content.AccountNumber:
+			return false
+		case !instructionHead[i]:
+		case cue >= 0:
+			return false
+		default:
+			cue = c
+		}
+	}
+	if cue < 0 || q.Cues[cue] == 0 {
+		return false
+	}
+	coverage, _ := content.Overlap(m, q)
+	return coverage >= minAskedCoverage
+}
+
+// minAskedCoverage is the share of a memory's content words the query
+// must repeat for the memory's instruction to be the query's own
+// (askedInstruction): a saved request asked again, or the note that keeps
+// it ("The user wants help with this later: …").
+const minAskedCoverage = 0.5
+
 // sendsSomewhere reports whether instruction features x show a command to
 // send beside somewhere to send to: a URL, an e-mail address or an
 // account number.

@@ -94,7 +94,9 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     down, for user-confirmed and system memories; or passed as a marked,
 //     non-bindable summary when its one cue is what real messages show
 //     their readers too: a directive about the reply, a credential,
-//     urgency) for instruction content, passed only as a marked,
+//     urgency; or when the task gives the same instruction and changes
+//     nothing outside the agent, askedInstruction) for instruction
+//     content, passed only as a marked,
 //     non-bindable summary for a stated belief on an objective question,
 //     ranked down for a newer memory on the same subject or a topic that
 //     does not fit the task;
@@ -230,6 +232,12 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 				// ("your answer must cite two sources"), a password, an
 				// "urgent". The memory is shown, marked, and justifies
 				// nothing.
+				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
+			case !instruction && !risky && askedInstruction(s.xs[i][is:ie], s.ext.mems[i], &s.ext.query):
+				// The instruction is the one the task gives (a saved
+				// request asked again), in a task that changes nothing
+				// outside the agent. The memory is shown, marked, and
+				// justifies nothing.
 				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
 			default:
 				r.Restrict(admit.Quarantine, reason, admit.Constraints{})
