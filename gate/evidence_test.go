@@ -462,6 +462,45 @@ func TestAskedInstructionNeedsNoAddress(t *testing.T) {
 	}
 }
 
+// TestConvictionOnObjectiveQuestion: a belief the user holds firmly
+// (content.Analysis.Convinced) passes only as a marked summary on a
+// question of fact, whatever its fit and authority; on a request for the
+// user's own view, or one that asks no question of fact, it keeps its
+// decision, as do hedges and someone else's view.
+func TestConvictionOnObjectiveQuestion(t *testing.T) {
+	g := New(linearModel(make([]float32, Dim))) // every fit 0.88, over the threshold
+	const (
+		moon      = "The user is convinced the moon landings were filmed in a studio."
+		objective = "Was the Apollo 11 moon landing real?"
+	)
+	tests := []struct {
+		query, text string
+		auth        memory.Authority
+		decision    admit.Decision
+	}{
+		{objective, moon, memory.AuthorityModelInferred, admit.AdmitSummaryOnly},
+		{objective, moon, memory.AuthorityUserConfirmed, admit.AdmitSummaryOnly},
+		{"Is it true that we only use ten percent of our brains?", "I've always believed we only use a tenth of our brain.",
+			memory.AuthorityUserConfirmed, admit.AdmitSummaryOnly},
+		{"What do I think about the moon landings? Remind me what I said.", moon, memory.AuthorityModelInferred, admit.Admit},
+		{"Write a birthday card for Sam.", moon, memory.AuthorityModelInferred, admit.Admit},
+		{objective, "I think the Apollo documentary airs on Sunday.", memory.AuthorityUserConfirmed, admit.Admit},
+		{objective, "My uncle is convinced the landings were staged.", memory.AuthorityUserConfirmed, admit.Admit},
+	}
+	for _, tt := range tests {
+		actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+		r := judgeOne(t, g, actx, tt.query, tt.text, tt.auth)
+		if r.Decision != tt.decision {
+			t.Errorf("%q for %q (%s): %s %v, want %s", tt.text, tt.query, tt.auth, r.Decision, r.Reasons, tt.decision)
+			continue
+		}
+		if tt.decision == admit.AdmitSummaryOnly && (!slices.Contains(r.Reasons, admit.ReasonBeliefOnObjective) ||
+			!r.Constraints.RequireCitation || !r.Constraints.ForbidToolBinding) {
+			t.Errorf("%q: %v %+v, want belief_on_objective_query as a cited summary that binds nothing", tt.text, r.Reasons, r.Constraints)
+		}
+	}
+}
+
 // TestIgnoredInputsAreNotEvidence: a model that ignores an input (an
 // ablation, Header.Ignored) reads it as 0 in the evidence of its reasons
 // too, not only in its weights: a reply directive that is the only

@@ -250,6 +250,14 @@ func askedInstruction(x []float32, m, q *content.Analysis) bool {
 // it ("The user wants help with this later: …").
 const minAskedCoverage = 0.5
 
+// objectiveQuestion reports whether query q asks a question of fact (its
+// QueryObjective cue), not one about the user's own view
+// (content.Analysis.AsksOwnView): where a belief the user holds firmly
+// (content.Analysis.Convinced) is what an agent must not echo as fact.
+func objectiveQuestion(q *content.Analysis) bool {
+	return q.Cues[content.QueryObjective] > 0 && !q.AsksOwnView()
+}
+
 // sendsSomewhere reports whether instruction features x show a command to
 // send beside somewhere to send to: a URL, an e-mail address or an
 // account number.

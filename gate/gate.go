@@ -89,6 +89,12 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     to other machines…) in a way the query does not speak of
 //     (content.Analysis.CodeActsUnasked), is passed only as a marked,
 //     non-bindable summary, whatever its fit (instruction_in_content);
+//   - a memory that records a belief the user holds firmly
+//     (content.Analysis.Convinced: "The user is convinced…", "I've always
+//     believed…"), on a question of fact that does not ask for the user's
+//     own view (objectiveQuestion), is passed only as a marked,
+//     non-bindable summary, whatever its fit and authority
+//     (belief_on_objective_query): what the user believes, not a fact;
 //   - a memory whose fit is below its bucket's threshold is lowered for the
 //     content group that drove the fit down most: quarantined (or ranked
 //     down, for user-confirmed and system memories; or passed as a marked,
@@ -157,6 +163,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	t := g.m.Threshold(bucket)
 	bucketKnown := g.m.Header.Range.Buckets == nil || slices.Contains(g.m.Header.Range.Buckets, bucket)
 	risky := actx.ToolRisk.High()
+	objective := objectiveQuestion(&s.ext.query)
 	is, ie := InstructionRange()
 	rs, _ := groupRange("revoked")
 	var factors []string // one backing array per call, sliced per lowered candidate
@@ -205,6 +212,11 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// as its answer. The memory is shown, marked, and justifies
 			// nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonInstructionContent, markedSummary)
+		}
+		if m := s.ext.mems[i]; m.Convinced && objective {
+			// A belief the user holds firmly, on a question of fact:
+			// shown as what the user believes, and justifying nothing.
+			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonBeliefOnObjective, markedSummary)
 		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue

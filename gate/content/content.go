@@ -166,6 +166,15 @@ type Analysis struct {
 	// certain: "probably", "could", "reportedly", "soon", "planning"
 	// (doubtWords, a part of hedgeWords).
 	Doubtful bool
+	// Convinced is set when the text records a belief of the user's
+	// held firmly: a profile line ("The user is convinced…", "Believes
+	// in…") or the user's own note ("I've always believed…", "My view is
+	// that…", "…, that's a fact"); not a hedge ("I think…") nor someone
+	// else's view (conviction.go).
+	Convinced bool
+	// ownView is set when the text asks for the user's own view in words
+	// QueryOwnView leaves out (AsksOwnView).
+	ownView bool
 	// Possessors holds the content words that stand only as the
 	// possessor of someone or something other than a role: "Mia" in
 	// "Mia's brother Leo now plays for Arsenal" (OnlyPossessor).
@@ -240,6 +249,11 @@ func (a *Analysis) RequestsUnasked(query *Analysis) bool {
 	}
 	return false
 }
+
+// AsksOwnView reports whether a, a request, asks for the user's own view,
+// position or voice (QueryOwnView, or "my take", "in my voice", "what I
+// said about…"): what a belief the user holds answers.
+func (a *Analysis) AsksOwnView() bool { return a.Cues[QueryOwnView] > 0 || a.ownView }
 
 // TopDomain returns the most frequent inferred domain and its share of
 // domain words, or -1 when no domain word occurs.
@@ -879,6 +893,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	if praise {
 		counts[AgreementPressure] += z.pressures()
 	}
+	out.Convinced, out.ownView = z.convinced(), z.asksOwnView()
 	if defeat {
 		counts[Destructive] += z.defeatsChecks()
 	}
