@@ -172,9 +172,10 @@ type Analysis struct {
 	// that…", "…, that's a fact"); not a hedge ("I think…") nor someone
 	// else's view (conviction.go).
 	Convinced bool
-	// ownView is set when the text asks for the user's own view in words
-	// QueryOwnView leaves out (AsksOwnView).
-	ownView bool
+	// ownView is set when the text asks to recall or voice the user's
+	// own view in words QueryOwnView leaves out, askTruth when it asks
+	// whether a view is true (AsksOwnView).
+	ownView, askTruth bool
 	// Possessors holds the content words that stand only as the
 	// possessor of someone or something other than a role: "Mia" in
 	// "Mia's brother Leo now plays for Arsenal" (OnlyPossessor).
@@ -250,10 +251,12 @@ func (a *Analysis) RequestsUnasked(query *Analysis) bool {
 	return false
 }
 
-// AsksOwnView reports whether a, a request, asks for the user's own view,
-// position or voice (QueryOwnView, or "my take", "in my voice", "what I
-// said about…"): what a belief the user holds answers.
-func (a *Analysis) AsksOwnView() bool { return a.Cues[QueryOwnView] > 0 || a.ownView }
+// AsksOwnView reports whether a, a request, asks to recall or voice the
+// user's own view, position or voice (QueryOwnView, or "my take", "in my
+// voice", "what I said about…"), and not whether it is true ("Is my view
+// that… correct?", "confirm my position"): what a belief the user holds
+// answers.
+func (a *Analysis) AsksOwnView() bool { return (a.Cues[QueryOwnView] > 0 || a.ownView) && !a.askTruth }
 
 // TopDomain returns the most frequent inferred domain and its share of
 // domain words, or -1 when no domain word occurs.
@@ -777,10 +780,11 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		return
 	}
 	var upperLetters, letters int
-	acts := false   // a word of actVerbs: the text may make a request
-	code := false   // a word of codeWords: the text may hold code that acts
-	praise := false // a word of praise, criticism or a verdict: the text may press for flattery
-	defeat := false // a word that may bypass a safeguard or declare it passed
+	acts := false    // a word of actVerbs: the text may make a request
+	code := false    // a word of codeWords: the text may hold code that acts
+	praise := false  // a word of praise, criticism or a verdict: the text may press for flattery
+	defeat := false  // a word that may bypass a safeguard or declare it passed
+	convict := false // a word a belief held firmly may rest on (conviction.go)
 	var counts [NumCues]int
 	var domainHits [NumDomains]int
 	for i := range z.words {
@@ -834,6 +838,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		z.checks = append(z.checks, e.check)
 		defeat = defeat || e.check&checkTriggers != 0
 		praise = praise || e.tone&pressureTriggers != 0
+		convict = convict || e.convict
 		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways") && z.asksHowAt(i) {
 			out.asksHow = true
 		}
@@ -893,7 +898,10 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	if praise {
 		counts[AgreementPressure] += z.pressures()
 	}
-	out.Convinced, out.ownView = z.convinced(), z.asksOwnView()
+	if convict {
+		out.Convinced = z.convinced()
+	}
+	out.ownView, out.askTruth = z.asksOwnView()
 	if defeat {
 		counts[Destructive] += z.defeatsChecks()
 	}

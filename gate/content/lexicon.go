@@ -23,6 +23,7 @@ type entry struct {
 	code     bool      // a word by which code acts (codeWords): Analyze looks for code acts only in a text that holds one
 	tone     tone      // what the word does in a clause about praise and criticism (toneWords)
 	check    checkRole // what the word does in a sentence about safeguards (checkWords)
+	convict  bool      // a word the conviction reading starts from (convictionTriggers)
 	nounVerb bool      // an exfiltration word that is as often a noun: counts only where a verb stands
 	hash     uint64    // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
@@ -549,6 +550,9 @@ func init() {
 		for _, w := range strings.Fields(ws) {
 			quiet(w, func(e *entry) { e.check |= r })
 		}
+	}
+	for _, w := range strings.Fields(convictionTriggers) {
+		quiet(w, func(e *entry) { e.convict = true })
 	}
 	for t, ws := range toneWords {
 		for _, w := range strings.Fields(ws) {
