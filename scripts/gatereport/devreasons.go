@@ -199,7 +199,6 @@ func devReasons(ctx context.Context, d *gatereport.Data, o train.Options, exampl
 // instruction categories, per source: which cues fire on benign text.
 func devCues(d *gatereport.Data, w io.Writer) {
 	_, devSet := d.TrainingSets()
-	use := gate.InstructionHeadInputs()
 	type cnt struct{ useful, threat, nu, nt int }
 	by := map[string]*[content.NumCues]cnt{}
 	var z content.Analyzer
@@ -248,7 +247,6 @@ func devCues(d *gatereport.Data, w io.Writer) {
 	fmt.Fprintln(w)
 	head := []content.Cue{content.AddressedToAgent, content.SystemVoice, content.Override, content.TriggerCondition,
 		content.ExfiltrationVerb, content.Credential, content.Destructive, content.Secrecy, content.Urgency}
-	_ = use
 	is = append(is, head...)
 	for _, cu := range is {
 		fmt.Fprintf(w, "%-20s", cu)
