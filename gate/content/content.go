@@ -720,6 +720,9 @@ type Analyzer struct {
 	others []bool
 	// checks holds, per word, its entry.check.
 	checks []checkRole
+	// convicts holds the words of the last text a belief held firmly may
+	// rest on (entry.convict), in order: all convinced reads.
+	convicts []int
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -774,17 +777,17 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
 	z.content, z.possessor, z.tones, z.checks = z.content[:0], z.possessor[:0], z.tones[:0], z.checks[:0]
+	z.convicts = z.convicts[:0]
 	if len(z.words) == 0 {
 		out.Possessors = possessors
 		out.Words, out.Seq, out.Names = words, seq, names
 		return
 	}
 	var upperLetters, letters int
-	acts := false    // a word of actVerbs: the text may make a request
-	code := false    // a word of codeWords: the text may hold code that acts
-	praise := false  // a word of praise, criticism or a verdict: the text may press for flattery
-	defeat := false  // a word that may bypass a safeguard or declare it passed
-	convict := false // a word a belief held firmly may rest on (conviction.go)
+	acts := false   // a word of actVerbs: the text may make a request
+	code := false   // a word of codeWords: the text may hold code that acts
+	praise := false // a word of praise, criticism or a verdict: the text may press for flattery
+	defeat := false // a word that may bypass a safeguard or declare it passed
 	var counts [NumCues]int
 	var domainHits [NumDomains]int
 	for i := range z.words {
@@ -838,7 +841,12 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		z.checks = append(z.checks, e.check)
 		defeat = defeat || e.check&checkTriggers != 0
 		praise = praise || e.tone&pressureTriggers != 0
-		convict = convict || e.convict
+		if e.convict {
+			z.convicts = append(z.convicts, i)
+		}
+		if e.view != 0 {
+			z.ownViewAt(i, e.view, out)
+		}
 		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways") && z.asksHowAt(i) {
 			out.asksHow = true
 		}
@@ -898,10 +906,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	if praise {
 		counts[AgreementPressure] += z.pressures()
 	}
-	if convict {
-		out.Convinced = z.convinced()
-	}
-	out.ownView, out.askTruth = z.asksOwnView()
+	out.Convinced = z.convinced()
 	if defeat {
 		counts[Destructive] += z.defeatsChecks()
 	}

@@ -58,17 +58,14 @@ var (
 	disputeWords  = []string{"with", "about", "over", "for", "against", "to"}
 	profileLeads  = []string{"the", "our", "this"}
 	beliefVerbs   = []string{"holds", "takes", "hold", "take"}
-	recallVerbs   = []string{"think", "thought", "said", "say", "believe", "believed", "told", "tell", "wrote", "argued", "feel", "felt", "shared", "mentioned", "expressed"}
-	ownViewNouns  = []string{"position", "positions", "stance", "take", "views", "view", "opinion", "opinions", "thoughts", "argument", "arguments", "voice", "beliefs", "belief", "convictions", "rule", "rules"}
-	truthAsked    = []string{"correct", "true", "right", "accurate", "valid", "confirm", "verify", "wrong", "evidence", "backed", "proven"}
 	selfConvinced = []string{"i'm", "am"}
 )
 
 // convinced reports whether the text z analysed holds a belief of the
 // user's held firmly (Analysis.Convinced) with no doubt or taste in its
-// sentence.
+// sentence. It reads only the words the reading starts from (convicts).
 func (z *Analyzer) convinced() bool {
-	for i := range z.words {
+	for _, i := range z.convicts {
 		if z.firmAt(i) && !z.hedgedNear(i) {
 			return true
 		}
@@ -324,36 +321,47 @@ func (z *Analyzer) negatedBefore(i, n int) bool {
 	return false
 }
 
-// asksOwnView reports whether the text z analysed, a request, asks to
-// recall or voice the user's own view in words QueryOwnView leaves out
-// ("my position on…", "my take", "in my voice", "my rule on sweets",
-// "what I said about…", "which did I say I preferred", "what views have I
-// shared"), and whether it asks whether a view is
-// true ("Is my belief that… correct?", "confirm my position"), which a
-// belief the user holds must not answer.
-func (z *Analyzer) asksOwnView() (own, truth bool) {
-	for i := range z.words {
-		if z.oneOf(i, truthAsked) {
-			truth = true
-		}
-		if i == 0 || z.clauseEnds(i-1) {
-			continue
-		}
-		switch string(z.tok(i - 1)) {
-		case "my":
-			// Not a compound: "my take-home pay".
-			if z.oneOf(i, ownViewNouns) && (i+1 >= len(z.words) || z.words[i+1].joint != '-') {
-				own = true
-			}
-		case "i":
-			// "what I said", "what did I tell you", "which one did I
-			// say I preferred", "what views have I shared"
-			if (z.at(i-2, "what") || z.at(i-2, "did") || z.at(i-2, "have")) && z.oneOf(i, recallVerbs) {
-				own = true
-			}
-		}
+// viewRole is what a word says of a request for the user's own view, one
+// bit each (entry.view).
+type viewRole uint8
+
+const (
+	viewNoun   viewRole = 1 << iota // after "my", a request for the user's own view: "my position", "my take"
+	viewRecall                      // after "what I", "did I", "have I": recalling what the user said
+	viewTruth                       // asks whether something is true: "correct", "confirm", "evidence"
+)
+
+// viewWords lists the words of each viewRole.
+var viewWords = map[viewRole]string{
+	viewNoun:   "position positions stance take views view opinion opinions thoughts argument arguments voice beliefs belief convictions rule rules",
+	viewRecall: "think thought said say believe believed told tell wrote argued feel felt shared mentioned expressed",
+	viewTruth:  "correct true right accurate valid confirm verify wrong evidence backed proven",
+}
+
+// ownViewAt reads word i, of viewRole v, for Analysis.AsksOwnView: a
+// request to recall or voice the user's own view in words QueryOwnView
+// leaves out ("my position on…", "my take", "in my voice", "my rule on
+// sweets", "what I said about…", "which did I say I preferred", "what
+// views have I shared"), or one that asks whether a view is true ("Is my
+// belief that… correct?", "confirm my position"), which a belief the
+// user holds must not answer. It needs the tones of words up to i
+// (clauseEnds).
+func (z *Analyzer) ownViewAt(i int, v viewRole, out *Analysis) {
+	if v&viewTruth != 0 {
+		out.askTruth = true
 	}
-	return own, truth
+	if i == 0 || z.clauseEnds(i-1) {
+		return
+	}
+	switch {
+	case v&viewNoun != 0 && z.at(i-1, "my"):
+		// Not a compound: "my take-home pay".
+		if i+1 >= len(z.words) || z.words[i+1].joint != '-' {
+			out.ownView = true
+		}
+	case v&viewRecall != 0 && z.at(i-1, "i") && (z.at(i-2, "what") || z.at(i-2, "did") || z.at(i-2, "have")):
+		out.ownView = true
+	}
 }
 
 // at reports whether word i is w (lower case); false outside the text.

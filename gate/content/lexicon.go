@@ -24,6 +24,7 @@ type entry struct {
 	tone     tone      // what the word does in a clause about praise and criticism (toneWords)
 	check    checkRole // what the word does in a sentence about safeguards (checkWords)
 	convict  bool      // a word the conviction reading starts from (convictionTriggers)
+	view     viewRole  // what the word says of a request for the user's own view (ownViewAt)
 	nounVerb bool      // an exfiltration word that is as often a noun: counts only where a verb stands
 	hash     uint64    // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
@@ -553,6 +554,11 @@ func init() {
 	}
 	for _, w := range strings.Fields(convictionTriggers) {
 		quiet(w, func(e *entry) { e.convict = true })
+	}
+	for r, ws := range viewWords {
+		for _, w := range strings.Fields(ws) {
+			quiet(w, func(e *entry) { e.view |= r })
+		}
 	}
 	for t, ws := range toneWords {
 		for _, w := range strings.Fields(ws) {
