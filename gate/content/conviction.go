@@ -51,10 +51,10 @@ const maxConvictionReach = 40
 
 // Words the tests of the reading compare with (oneOf).
 var (
-	negations     = []string{"not", "never", "nothing", "nobody", "no", "won't", "can't", "cannot", "couldn't", "isn't", "ain't", "don't"}
+	mindNegations = []string{"not", "never", "nothing", "nobody", "no", "won't", "can't", "cannot", "couldn't", "isn't", "ain't", "don't"}
 	notBefore     = []string{"not", "isn't", "wasn't"}
 	uncheckedBy   = []string{"hasn't", "haven't", "not", "never"}
-	aboutWords    = []string{"about", "of", "in", "through", "out", "ahead", "back", "twice", "so"}
+	thinksNot     = []string{"about", "of", "in", "through", "out", "ahead", "back", "twice", "so"}
 	disputeWords  = []string{"with", "about", "over", "for", "against", "to"}
 	profileLeads  = []string{"the", "our", "this"}
 	beliefVerbs   = []string{"holds", "takes", "hold", "take"}
@@ -81,7 +81,7 @@ func (z *Analyzer) firmAt(i int) bool {
 	case "believes", "thinks":
 		// "User believes…", "Thinks the sequels drag", not "thinks
 		// about moving", "thinks in bullet points".
-		return !(z.at(i, "thinks") && z.oneOf(i+1, aboutWords)) && z.profileAt(i)
+		return !(z.at(i, "thinks") && z.oneOf(i+1, thinksNot)) && z.profileAt(i)
 	case "insists", "maintains", "holds", "swears":
 		// "insists that…", "swears that…", "swears by homeopathy"; not
 		// "insists on paying", "maintains the car".
@@ -314,7 +314,7 @@ func (z *Analyzer) opensLine(i int) bool {
 // mind", "nobody can convince me".
 func (z *Analyzer) negatedBefore(i, n int) bool {
 	for j := i - 1; j >= 0 && j >= i-n && !z.clauseEnds(j); j-- {
-		if z.oneOf(j, negations) {
+		if z.oneOf(j, mindNegations) {
 			return true
 		}
 	}
