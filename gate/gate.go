@@ -109,7 +109,11 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //   - a low-fit memory with no content reason, or outside what the model was
 //     trained on, keeps the envelope's decision in tasks without side
 //     effects and passes only as a summary needing the user's confirmation
-//     in tasks with external side effects or privileges (gate_uncertain).
+//     in tasks with external side effects or privileges (gate_uncertain,
+//     gate_out_of_range); out of range, one whose low fit has the evidence
+//     of an instruction passes only as a marked, non-bindable summary
+//     (instruction_in_content and gate_out_of_range), needing the user's
+//     confirmation in a risky task.
 //
 // Signals computed from the candidate set count only peers (Peer): a
 // memory of low or unknown effective authority never weighs in the
@@ -229,7 +233,12 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		case instruction && !highAuthority:
 			reason = admit.ReasonInstructionContent
 		case outOfRange:
+			// Outside what the model was trained on, its fit is not to be
+			// trusted; evidence of an instruction still is (below).
 			reason = admit.ReasonGateOutOfRange
+			if g.contentReason(s, s.ext.updated[i]) == admit.ReasonInstructionContent {
+				reason = admit.ReasonInstructionContent
+			}
 		default:
 			reason = g.contentReason(s, s.ext.updated[i])
 		}
@@ -245,6 +254,13 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 				// "urgent". The memory is shown, marked, and justifies
 				// nothing.
 				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
+			case !instruction && outOfRange:
+				// A low fit out of range, with the evidence of an
+				// instruction: too little to quarantine on, too much to
+				// pass as it is. The memory is shown, marked, and
+				// justifies nothing.
+				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
+				r.Restrict(r.Decision, admit.ReasonGateOutOfRange, admit.Constraints{RequireUserConfirmation: risky})
 			case !instruction && !risky && askedInstruction(s.xs[i][is:ie], s.ext.mems[i], &s.ext.query):
 				// The instruction is the one the task gives (a saved
 				// request asked again), in a task that changes nothing
