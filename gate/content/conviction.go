@@ -29,7 +29,7 @@ var (
 	// "the textbooks have it wrong", "doctors are wrong about fluoride".
 	convictionAuthorities = setOf("textbooks textbook experts doctors scientists science studies media mainstream historians economists")
 	// beliefNouns name a belief: "my view is that…", "stance: …".
-	beliefNouns = setOf("view views position positions stance stances belief beliefs opinion opinions conviction convictions")
+	beliefNouns = setOf(beliefNounWords)
 	// unsureWords make a belief in their sentence a hedge.
 	unsureWords = setOf("unsure uncertain sometime unclear maybe perhaps possibly probably might")
 	// tasteWords judge by taste, not by fact: a belief whose sentence
@@ -40,9 +40,12 @@ var (
 	// (entry.convict): a text without one holds no conviction.
 	convictionTriggers = "believes thinks insists maintains holds swears convinced adamant sure certain positive believed said " +
 		"maintained insisted known believe believer mind convince fact knows wrong die claims argues argued claimed " +
-		"saying insisting claiming doubt " +
-		"view views position positions stance stances belief beliefs opinion opinions conviction convictions"
+		"saying insisting claiming doubt " + beliefNounWords
 )
+
+// beliefNounWords are the words of beliefNouns, which the reading starts
+// from too.
+const beliefNounWords = "view views position positions stance stances belief beliefs opinion opinions conviction convictions"
 
 // maxConvictionReach bounds how many words on either side of a belief's
 // word its sentence is read for a doubt or a taste (hedgedNear), so that
