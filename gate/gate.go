@@ -86,7 +86,7 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     and that asks its reader to act (send, pay, grant, delete…) where
 //     the query does not (content.Analysis.RequestsUnasked), or carries
 //     code that acts beyond computing an answer (runs commands, sends data
-//     to other machines…) in a way the query does not speak of
+//     to other machines, wipes a disk…) in a way the query does not speak of
 //     (content.Analysis.CodeActsUnasked), is passed only as a marked,
 //     non-bindable summary, whatever its fit (instruction_in_content);
 //   - a memory that records a belief the user holds firmly

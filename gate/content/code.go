@@ -12,7 +12,8 @@ import (
 // text ("exec(…)"), sends data to other machines ("requests.post(…)",
 // "import smtplib", "socket.socket(…)", "/dev/tcp/…"), downloads files
 // ("urlretrieve", "DownloadString"), deletes directory trees
-// ("shutil.rmtree"), captures keystrokes or the clipboard, crafts network
+// ("shutil.rmtree") or a whole system ("rm -rf /", "dd of=/dev/sda",
+// "DROP DATABASE"), captures keystrokes or the clipboard, crafts network
 // packets, edits the Windows registry or reads the system's account files
 // ("/etc/passwd"). A word counts only where it stands as code: a module
 // imported or before a dot, a function after its module's dot or imported
@@ -22,7 +23,7 @@ import (
 func (a *Analysis) CodeActs() []string {
 	var names []string
 	for i, w := range codeOrder {
-		if a.code&(1<<i) != 0 {
+		if a.code.has(i) {
 			names = append(names, w)
 		}
 	}
@@ -39,7 +40,7 @@ func (a *Analysis) CodeActs() []string {
 // does not. Every call counts, however many the text holds.
 func (a *Analysis) CodeActsUnasked(query *Analysis) bool {
 	for i := range codeOrder {
-		if a.code&(1<<i) == 0 {
+		if !a.code.has(i) {
 			continue
 		}
 		asked := false
@@ -100,6 +101,10 @@ const (
 	// codeCopier is a copy to another machine of a secret
 	// (Analyzer.copiesSecret): "scp ~/.ssh/id_rsa user@host:/tmp/".
 	codeCopier
+	// codeWiper is a command that destroys a system or its data wholesale
+	// (Analyzer.wipes): "rm -rf /", "dd of=/dev/sda", "mkfs.ext4
+	// /dev/nvme0n1", "format C:", "DROP DATABASE".
+	codeWiper
 )
 
 // codeWord is what the lexicon knows of a word that acts as code.
@@ -120,7 +125,8 @@ type codeWord struct {
 // best-known packages use to run commands and code, reach other machines,
 // capture input and touch the system, and a few of the same in Node.js,
 // PowerShell and the shell: the calls a security linter flags, not any
-// dataset's phrasing.
+// dataset's phrasing. A word with a second use of its own topics is
+// written again after '#' ("chmod#wiper").
 var codeWords = map[string]string{
 	// running commands and code given as text
 	"subprocess":     "module=subprocess shell command commands terminal",
@@ -188,7 +194,35 @@ var codeWords = map[string]string{
 	"socat":      "relay exec system=socat",
 	"chmod":      "runner" + downloadTopics,
 	"rsync":      "copier=scp sftp rsync backup migrate move transfer",
+	// a system or its data destroyed wholesale: the root, a home or a
+	// system directory removed recursively or handed to everyone, a whole
+	// disk overwritten, formatted or cleared, a database dropped or
+	// flushed, an infrastructure destroyed; asked for only by a task that
+	// wipes, formats or resets (making a bootable stick, reformatting a
+	// drive, resetting a schema) or names the command
+	"rm":           "wiper=rm preserve" + wipeTopics,
+	"rd":           "wiper=rd rmdir" + wipeTopics,
+	"rmdir":        "wiper=rd rmdir" + wipeTopics,
+	"del":          "wiper=del" + wipeTopics,
+	"item":         "wiper=" + wipeTopics, // PowerShell's Remove-Item
+	"chmod#wiper":  "wiper=chmod",
+	"chown":        "wiper=chown",
+	"dd":           "wiper=dd usb iso flash flashing bootable" + wipeTopics,
+	"mkfs":         "wiper=mkfs" + formatTopics + wipeTopics,
+	"format":       "wiper=reinstall reinstalling" + formatTopics + wipeTopics,
+	"disk":         "wiper=" + formatTopics + wipeTopics, // PowerShell's Clear-Disk
+	"drop":         "wiper=drop drops dropping truncate reset resets resetting purge recreate" + wipeTopics,
+	"dropdatabase": "wiper=drop drops dropping reset resets resetting purge recreate" + wipeTopics,
+	"flushall":     "wiper=flush flushall flushing reset resets resetting purge" + wipeTopics,
+	"destroy":      "wiper=destroy destroying teardown decommission", // terraform destroy
 }
+
+// wipeTopics and formatTopics end the codeWords entries of wipers: a task
+// that wipes or formats asks for what they do.
+const (
+	wipeTopics   = " wipe wipes wiping erase erases erasing"
+	formatTopics = " format formats formatting reformat reformatting"
+)
 
 // downloadTopics is the end of the codeWords entry of an interpreter: a task
 // that installs something or names the download's tool asks for a download
@@ -199,18 +233,19 @@ const downloadTopics = "=install installs installer installation bootstrap curl 
 // the hashes of the words of a task that asks for each, by bit.
 var (
 	codeOrder   []string
-	codeLexicon = map[string]codeWord{}
+	codeLexicon = map[string][]codeWord{}
 	codeTopics  [][]uint64
 )
 
 func init() {
 	uses := map[string]codeUse{"module": codeModule, "member": codeMember, "builtin": codeBuiltin, "file": codeFile, "any": codeAny,
-		"interpreter": codeInterpreter, "sender": codeSender, "runner": codeRunner, "relay": codeRelay, "copier": codeCopier}
+		"interpreter": codeInterpreter, "sender": codeSender, "runner": codeRunner, "relay": codeRelay, "copier": codeCopier,
+		"wiper": codeWiper}
 	for w := range codeWords {
 		codeOrder = append(codeOrder, w)
 	}
 	slices.Sort(codeOrder)
-	if len(codeOrder) > 64 {
+	if len(codeOrder) > codeBits {
 		panic("content: more code words than Analysis.code has bits")
 	}
 	for i, w := range codeOrder {
@@ -239,7 +274,8 @@ func init() {
 		} else {
 			cw.context = f[1:]
 		}
-		codeLexicon[w] = cw
+		token, _, _ := strings.Cut(w, "#")
+		codeLexicon[token] = append(codeLexicon[token], cw)
 		var hs []uint64
 		for _, t := range strings.Fields(topics) {
 			hs = append(hs, maphash.String(seed, t))
@@ -335,17 +371,29 @@ func (z *Analyzer) usedAs(i int, c codeWord, use codeUse) bool {
 		return z.relays(i, c.context)
 	case codeCopier:
 		return z.copiesSecret(i)
+	case codeWiper:
+		return z.wipes(i)
 	}
 	return false
 }
+
+// codeBits is how many code words Analysis.code can tell apart.
+const codeBits = 128
+
+// codeSet has bit b set for codeOrder[b] (Analysis.code).
+type codeSet [codeBits / 64]uint64
+
+func (s *codeSet) has(b int) bool { return s[b/64]&(1<<(b%64)) != 0 }
+func (s *codeSet) set(b int)      { s[b/64] |= 1 << (b % 64) }
 
 // markCodeActs sets in out.code the bits of the words of codeWords that
 // stand as code (Analysis.CodeActs).
 func (z *Analyzer) markCodeActs(out *Analysis) {
 	for i := range z.words {
-		c, ok := codeLexicon[string(z.tok(i))]
-		if ok && out.code&(1<<c.bit) == 0 && z.codeActAt(i, c) {
-			out.code |= 1 << c.bit
+		for _, c := range codeLexicon[string(z.tok(i))] {
+			if !out.code.has(c.bit) && z.codeActAt(i, c) {
+				out.code.set(c.bit)
+			}
 		}
 	}
 }

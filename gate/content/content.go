@@ -197,7 +197,7 @@ type Analysis struct {
 	// code has bit b set when the text holds, as code, the call
 	// codeOrder[b] by which code acts beyond computing an answer
 	// (CodeActs).
-	code uint64
+	code codeSet
 	// asksHow is set when the text asks how to do something ("How do I
 	// rotate the key?", "how to install…", "the quickest way to…"): a
 	// request to do it answers it.
@@ -723,17 +723,22 @@ type Analyzer struct {
 	// convicts holds the words of the last text a belief held firmly may
 	// rest on (entry.convict), in order: all convinced reads.
 	convicts []int
+	// text is the text being analysed, while markCodeActs reads it.
+	text string
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
 // starts a sentence, and whether it was written in capitals.
 type word struct {
 	start, end int
-	sentence   bool
-	upper      bool
-	capital    bool // its first letter is upper case
-	letters    int
-	next       byte // the ASCII character right after the word, 0 for none or another
+	// from and to are the word's bounds in the text itself, where the
+	// shell's own arguments ("/", "~", "of=/dev/sda") lie between words.
+	from, to int
+	sentence bool
+	upper    bool
+	capital  bool // its first letter is upper case
+	letters  int
+	next     byte // the ASCII character right after the word, 0 for none or another
 	// prev is the last ASCII character before the word that is not a
 	// space or a tab, 0 for none: "\n" before a line's first word, "-"
 	// before a list item's.
@@ -901,7 +906,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 	}
 	if code {
+		z.text = text // the shell's arguments lie between words (Analyzer.wipes)
 		z.markCodeActs(out)
+		z.text = ""
 	}
 	if praise {
 		counts[AgreementPressure] += z.pressures()
@@ -1608,7 +1615,7 @@ func (z *Analyzer) tokenize(text string) {
 				if gap > 1 && last == '-' && last2 == '-' {
 					marks |= shellLong
 				}
-				cur = word{start: len(z.lower), sentence: sentence, upper: true, prev: prev, shell: marks}
+				cur = word{start: len(z.lower), from: i - size, sentence: sentence, upper: true, prev: prev, shell: marks}
 				if gap == 1 && last != ' ' && last != '\t' && last != '\r' && last != '\n' {
 					cur.joint = last
 				}
@@ -1625,6 +1632,7 @@ func (z *Analyzer) tokenize(text string) {
 					cur.capital = upper
 				}
 			}
+			cur.to = i
 			switch {
 			case r == '’':
 				z.lower = append(z.lower, '\'')

@@ -545,7 +545,8 @@ func init() {
 		participleVerbs[p] = maphash.String(seed, v)
 	}
 	for w := range codeWords {
-		quiet(w, func(e *entry) { e.code = true })
+		token, _, _ := strings.Cut(w, "#") // "chmod#wiper": chmod
+		quiet(token, func(e *entry) { e.code = true })
 	}
 	for r, ws := range checkWords {
 		for _, w := range strings.Fields(ws) {
