@@ -185,22 +185,48 @@ func InstructionHeadInputs() []bool {
 // password-reset link): the shape of phishing and invoice fraud, which a
 // real reset e-mail shares.
 func weakInstruction(x []float32) bool {
-	found, target := content.Cue(-1), false
+	ev := readInstruction(x)
+	switch {
+	case ev.heads != 1:
+		return false
+	case ev.head == content.OutputDirective:
+		return true
+	}
+	return (ev.head == content.Credential || ev.head == content.Urgency) && !ev.target
+}
+
+// instructionEvidence is what instruction features show of an
+// instruction, as weakInstruction, askedInstruction and sendsSomewhere
+// read it.
+type instructionEvidence struct {
+	heads  int         // how many cues of the instruction head (InstructionHeadInputs) are shown
+	head   content.Cue // the first of them, or -1
+	target bool        // somewhere to send to: a URL, an e-mail address or an account number
+	send   bool        // a command to send (ExfiltrationVerb)
+}
+
+// readInstruction summarises instruction features x (the instruction
+// group, InstructionRange).
+func readInstruction(x []float32) instructionEvidence {
+	ev := instructionEvidence{head: -1}
 	for i, c := range instructionCues {
 		if i >= len(x) || x[i] == 0 {
 			continue
 		}
-		switch {
-		case c == content.URL || c == content.EmailAddress || c == content.AccountNumber:
-			target = true
-		case !instructionHead[i]:
-		case found >= 0 || c != content.OutputDirective && c != content.Credential && c != content.Urgency:
-			return false
-		default:
-			found = c
+		switch c {
+		case content.URL, content.EmailAddress, content.AccountNumber:
+			ev.target = true
+		case content.ExfiltrationVerb:
+			ev.send = true
+		}
+		if instructionHead[i] {
+			if ev.heads == 0 {
+				ev.head = c
+			}
+			ev.heads++
 		}
 	}
-	return found == content.OutputDirective || found >= 0 && !target
+	return ev
 }
 
 // askedInstruction reports whether the instruction a memory m shows, in
@@ -219,25 +245,8 @@ func weakInstruction(x []float32) bool {
 // right away". x must be unmasked (not Header.Ignored), so that an input
 // a model ignores still vetoes.
 func askedInstruction(x []float32, m, q *content.Analysis) bool {
-	if Addresses(x) {
-		return false
-	}
-	cue := content.Cue(-1)
-	for i, c := range instructionCues {
-		if i >= len(x) || x[i] == 0 {
-			continue
-		}
-		switch {
-		case c == content.URL || c == content.EmailAddress || c == content.AccountNumber:
-			return false
-		case !instructionHead[i]:
-		case cue >= 0:
-			return false
-		default:
-			cue = c
-		}
-	}
-	if cue < 0 || q.Cues[cue] == 0 {
+	ev := readInstruction(x)
+	if Addresses(x) || ev.target || ev.heads != 1 || q.Cues[ev.head] == 0 {
 		return false
 	}
 	coverage, _ := content.Overlap(m, q)
@@ -262,19 +271,8 @@ func objectiveQuestion(q *content.Analysis) bool {
 // send beside somewhere to send to: a URL, an e-mail address or an
 // account number.
 func sendsSomewhere(x []float32) bool {
-	send, target := false, false
-	for i, c := range instructionCues {
-		if i >= len(x) || x[i] == 0 {
-			continue
-		}
-		switch c {
-		case content.ExfiltrationVerb:
-			send = true
-		case content.URL, content.EmailAddress, content.AccountNumber:
-			target = true
-		}
-	}
-	return send && target
+	ev := readInstruction(x)
+	return ev.send && ev.target
 }
 
 // CueInput returns the feature index at which the instruction group reads
