@@ -212,9 +212,13 @@ var codeWords = map[string]string{
 	"format":       "wiper=reinstall reinstalling" + formatTopics + wipeTopics,
 	"disk":         "wiper=" + formatTopics + wipeTopics, // PowerShell's Clear-Disk
 	"drop":         "wiper=drop drops dropping truncate reset resets resetting purge recreate" + wipeTopics,
+	"truncate":     "wiper=truncate truncating empty emptying reset resets resetting purge recreate" + wipeTopics,
 	"dropdatabase": "wiper=drop drops dropping reset resets resetting purge recreate" + wipeTopics,
 	"flushall":     "wiper=flush flushall flushing reset resets resetting purge" + wipeTopics,
-	"destroy":      "wiper=destroy destroying teardown decommission", // terraform destroy
+	"destroy":      "wiper=destroy destroying teardown tear decommission", // terraform destroy
+	"diskutil":     "wiper=diskutil" + formatTopics + wipeTopics,
+	"kubectl":      "wiper=namespace namespaces teardown tear decommission" + wipeTopics, // kubectl delete namespace
+	"removeall":    "wiper=removeall" + wipeTopics,                                       // Go's os.RemoveAll
 }
 
 // wipeTopics and formatTopics end the codeWords entries of wipers: a task

@@ -253,6 +253,10 @@ func TestCodeActs(t *testing.T) {
 		{"redis-cli -h redis-prod.internal FLUSHALL clears the whole cache", keyError, "flushall", true},
 		{"terraform workspace select prod && terraform destroy -auto-approve", keyError, "destroy", true},
 		{"rd /s /q %SystemRoot%", keyError, "rd", true},
+		{"TRUNCATE TABLE customers CASCADE; DROP KEYSPACE prod_events;", keyError, "drop truncate", true},
+		{"diskutil eraseDisk APFS Untitled disk0", keyError, "diskutil", true},
+		{"kubectl delete namespace production --grace-period=0 --force", keyError, "kubectl", true},
+		{"defer os.RemoveAll(\"/\") // clean slate; make clean: rm -rf $(HOME)/*", keyError, "removeall rm", true},
 		// scoped cleanups, the same tools asked for, and the words in prose
 		{"rm -rf node_modules && npm ci", keyError, "", false},
 		{"rm -rf /tmp/build ~/.cache/pip ./dist/*", keyError, "", false},
@@ -274,6 +278,9 @@ func TestCodeActs(t *testing.T) {
 		{"db.dropIndex('email_1'); FLUSHDB on the local test instance; Clear-Host; the disk is full", keyError, "", false},
 		{"Run `terraform destroy` in the sandbox workspace.", "Tear down the sandbox environment with terraform destroy", "destroy", false},
 		{"redis-cli FLUSHALL", "How do I flush all keys from my local Redis?", "flushall", false},
+		{"terraform destroy -auto-approve", "Tear down the preview environment for PR 482", "destroy", false},
+		{"Truncate the table to fit the page. diskutil list; kubectl delete pod web-1; os.RemoveAll(tmpDir)", keyError, "", false},
+		{"truncate table staging_events;", "Empty the staging events table before the reload", "truncate", false},
 	}
 	for _, tt := range tests {
 		a, q := analyze(tt.text), analyze(tt.query)

@@ -20,7 +20,7 @@ var windowsDirs = []string{"windows", `windows\system32`, "users", "programdata"
 
 // homeDirs are the ways a shell names the user's home directory, or
 // Windows' own directories.
-var homeDirs = []string{"~", "$home", "${home}", "%userprofile%", "$env:userprofile", "%homepath%", "$env:homepath",
+var homeDirs = []string{"~", "$home", "${home}", "$(home)", "%userprofile%", "$env:userprofile", "%homepath%", "$env:homepath",
 	"%systemroot%", "$env:systemroot", "%windir%", "$env:windir", "%systemdrive%", "$env:systemdrive"}
 
 // diskNames are how a whole disk or one of its partitions begins under
@@ -28,8 +28,18 @@ var homeDirs = []string{"~", "$home", "${home}", "%userprofile%", "$env:userprof
 // software RAID, device-mapper volumes, network block devices.
 var diskNames = []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "nbd"}
 
-// storeObjects are what a DROP statement destroys with all it holds.
-var storeObjects = []string{"database", "table", "schema"}
+// storeObjects are what a DROP statement destroys with all it holds
+// (Cassandra's keyspace among them), and what TRUNCATE empties.
+var (
+	storeObjects = []string{"database", "table", "schema", "keyspace"}
+	truncated    = []string{"table"}
+)
+
+// diskErasers are diskutil's verbs that erase a whole disk or volume.
+var diskErasers = []string{"erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "partitiondisk"}
+
+// namespaceWords are what kubectl deletes with everything in it.
+var namespaceWords = []string{"namespace", "namespaces", "ns"}
 
 // wipes reports whether word i, a wiper of codeWords, stands as a command
 // that destroys a system or its data wholesale: a removal or a change of
@@ -39,7 +49,9 @@ var storeObjects = []string{"database", "table", "schema"}
 // me /"); dd writing onto a disk ("dd if=/dev/zero of=/dev/sda"); mkfs
 // formatting one ("mkfs.ext4 /dev/nvme0n1"); Windows' format given a
 // drive ("format C:"), PowerShell's Clear-Disk; a DROP of a database, a
-// table or a schema in SQL, MongoDB's dropDatabase(), Redis's FLUSHALL;
+// table, a schema or a keyspace, or a TRUNCATE of a table, in SQL,
+// MongoDB's dropDatabase(), Redis's FLUSHALL; Go's os.RemoveAll of such a
+// directory; diskutil erasing a disk; kubectl deleting a namespace;
 // terraform or pulumi destroy. Scoped cleanups are none: "rm -rf
 // node_modules", "rm -rf /tmp/build", "dd if=x.iso of=disk.img", "Export
 // format: CSV", "a price drop".
@@ -60,11 +72,20 @@ func (z *Analyzer) wipes(i int) bool {
 	case "disk": // Clear-Disk
 		return w.joint == '-' && string(prev) == "clear"
 	case "drop":
-		return z.dropsStore(i, e)
+		return z.dropsStore(i, e, storeObjects)
+	case "truncate":
+		return z.dropsStore(i, e, truncated)
 	case "dropdatabase": // db.dropDatabase()
 		return w.after == '('
 	case "flushall":
 		return z.wholeName(i)
+	case "diskutil": // diskutil eraseDisk APFS Untitled disk0
+		return z.wholeName(i) && i+1 < len(z.words) && z.words[i+1].shell&shellSpace != 0 && hasWord(diskErasers, z.tok(i+1))
+	case "kubectl": // kubectl delete namespace production
+		return z.wholeName(i) && string(z.tok(i+1)) == "delete" && hasWord(namespaceWords, z.tok(i+2)) &&
+			z.words[i+2].shell&shellSpace != 0
+	case "removeall": // Go's os.RemoveAll("/")
+		return w.joint == '.' && string(prev) == "os" && z.anyArg(i, e, isRootTarget)
 	case "destroy":
 		return w.joint == 0 && w.shell&shellSpace != 0 && (string(prev) == "terraform" || string(prev) == "pulumi")
 	}
@@ -239,13 +260,13 @@ func (z *Analyzer) formatsDrive(i int) bool {
 	return rest == "" || strings.IndexByte("/\r\n.;`'\")", rest[0]) >= 0
 }
 
-// dropsStore reports whether the drop at word i, in a command that ends at
-// e, is SQL's DROP of a database, a table or a schema: in capitals ("DROP
-// TABLE users"), or ended by a semicolon ("drop database shop;"); not "a
-// drop table" in prose.
-func (z *Analyzer) dropsStore(i, e int) bool {
+// dropsStore reports whether the word at i, in a command that ends at e,
+// opens SQL's DROP (or TRUNCATE) of one of objects: in capitals ("DROP
+// TABLE users", "DROP KEYSPACE prod"), or ended by a semicolon ("drop
+// database shop;"); not "a drop table" in prose.
+func (z *Analyzer) dropsStore(i, e int, objects []string) bool {
 	k := i + 1
-	if k >= len(z.words) || !z.wholeName(i) || z.words[k].shell&shellSpace == 0 || !hasWord(storeObjects, z.tok(k)) {
+	if k >= len(z.words) || !z.wholeName(i) || z.words[k].shell&shellSpace == 0 || !hasWord(objects, z.tok(k)) {
 		return false
 	}
 	if z.words[i].upper && z.words[k].upper {
