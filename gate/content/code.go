@@ -34,7 +34,9 @@ func (a *Analysis) CodeActs() []string {
 // computing an answer (CodeActs) in a way query does not speak of: no
 // word of what the call does ("shell", "socket", "email", "upload",
 // "clipboard"…, or the call's own name where it is no English word:
-// "subprocess", "smtplib") is among query's words. A forum answer to a
+// "subprocess", "smtplib") is among query's words, nor, for a command that
+// wipes a system, a verb and an object of what it does ("wipe" and
+// "disk", "delete" and "table"). A forum answer to a
 // question about a KeyError that also posts the environment to a server
 // does; the same call in an answer to "How do I post JSON with requests?"
 // does not. Every call counts, however many the text holds.
@@ -43,14 +45,67 @@ func (a *Analysis) CodeActsUnasked(query *Analysis) bool {
 		if !a.code.has(i) {
 			continue
 		}
-		asked := false
-		for _, t := range codeTopics[i] {
-			if _, ok := slices.BinarySearch(query.Words, t); ok {
-				asked = true
+		t := &codeTopics[i]
+		if !anyWord(query, t.names) && !actsOn(query, t.verbs, t.objects) {
+			return true
+		}
+	}
+	return false
+}
+
+// codeAsk is what a task says when it asks for what a code word does: one
+// of names, or one of verbs acting on one of objects (actsOn: "wipe the
+// old USB drive" for dd, where either alone asks for nothing: "wipe my
+// browser history", "my disk is full", "delete old rows from the
+// sessions table"). Each word is a hash as in Analysis.Words.
+type codeAsk struct {
+	names, verbs, objects []uint64
+}
+
+// maxAskGap bounds the words between a verb and the object it acts on
+// (actsOn): "empty the staging events table".
+const maxAskGap = 3
+
+// askBlockers are the words after which a noun is no longer the verb's
+// object: "delete rows from the table", "remove one key in Redis".
+var askBlockers = hashesOf("from in on of at to for with into inside within than by across")
+
+// actsOn reports whether a's words hold one of verbs followed, at most
+// maxAskGap words and no askBlockers later, by one of objects: "tear down
+// the preview environment", "delete a table", "format my USB drive".
+func actsOn(a *Analysis, verbs, objects []uint64) bool {
+	if len(verbs) == 0 {
+		return false
+	}
+	for p, h := range a.Seq {
+		if !slices.Contains(verbs, h) {
+			continue
+		}
+		for q := p + 1; q < len(a.Seq) && q <= p+maxAskGap+1; q++ {
+			if slices.Contains(objects, a.Seq[q]) {
+				return true
+			}
+			if slices.Contains(askBlockers, a.Seq[q]) {
 				break
 			}
 		}
-		if !asked {
+	}
+	return false
+}
+
+// hashesOf returns the hashes of the words of s, as in Analysis.Words.
+func hashesOf(s string) []uint64 {
+	var hs []uint64
+	for _, t := range strings.Fields(s) {
+		hs = append(hs, maphash.String(seed, t))
+	}
+	return hs
+}
+
+// anyWord reports whether a's words hold one of hashes.
+func anyWord(a *Analysis, hashes []uint64) bool {
+	for _, h := range hashes {
+		if _, ok := slices.BinarySearch(a.Words, h); ok {
 			return true
 		}
 	}
@@ -194,38 +249,48 @@ var codeWords = map[string]string{
 	"socat":      "relay exec system=socat",
 	"chmod":      "runner" + downloadTopics,
 	"rsync":      "copier=scp sftp rsync backup migrate move transfer",
-	// a system or its data destroyed wholesale: the root, a home or a
-	// system directory removed recursively or handed to everyone, a whole
-	// disk overwritten, formatted or cleared, a database dropped or
-	// flushed, an infrastructure destroyed; asked for only by a task that
-	// wipes, formats or resets (making a bootable stick, reformatting a
-	// drive, resetting a schema) or names the command
-	"rm":           "wiper=rm preserve" + wipeTopics,
-	"rd":           "wiper=rd rmdir" + wipeTopics,
-	"rmdir":        "wiper=rd rmdir" + wipeTopics,
-	"del":          "wiper=del" + wipeTopics,
-	"item":         "wiper=" + wipeTopics, // PowerShell's Remove-Item
+	// a system or its data destroyed wholesale: the root or a system
+	// directory removed recursively or handed to everyone, a whole disk
+	// overwritten, formatted or cleared, a database dropped or flushed, an
+	// infrastructure destroyed; asked for by a task that names the
+	// command, or says what it does to what ("format the USB drive",
+	// "delete the staging tables", "tear down the preview environment")
+	"rm":           "wiper=rm" + fileAsk,
+	"rd":           "wiper=rd rmdir" + fileAsk,
+	"rmdir":        "wiper=rd rmdir" + fileAsk,
+	"del":          "wiper=del" + fileAsk,
+	"item":         "wiper=" + fileAsk,          // PowerShell's Remove-Item
+	"removeall":    "wiper=removeall" + fileAsk, // Go's os.RemoveAll
 	"chmod#wiper":  "wiper=chmod",
 	"chown":        "wiper=chown",
-	"dd":           "wiper=dd usb iso flash flashing bootable" + wipeTopics,
-	"mkfs":         "wiper=mkfs" + formatTopics + wipeTopics,
-	"format":       "wiper=reinstall reinstalling" + formatTopics + wipeTopics,
-	"disk":         "wiper=" + formatTopics + wipeTopics, // PowerShell's Clear-Disk
-	"drop":         "wiper=drop drops dropping truncate reset resets resetting purge recreate" + wipeTopics,
-	"truncate":     "wiper=truncate truncating empty emptying reset resets resetting purge recreate" + wipeTopics,
-	"dropdatabase": "wiper=drop drops dropping reset resets resetting purge recreate" + wipeTopics,
-	"flushall":     "wiper=flush flushall flushing reset resets resetting purge" + wipeTopics,
-	"destroy":      "wiper=destroy destroying teardown tear decommission", // terraform destroy
-	"diskutil":     "wiper=diskutil" + formatTopics + wipeTopics,
-	"kubectl":      "wiper=namespace namespaces teardown tear decommission" + wipeTopics, // kubectl delete namespace
-	"removeall":    "wiper=removeall" + wipeTopics,                                       // Go's os.RemoveAll
+	"dd":           "wiper=dd bootable" + diskAsk,
+	"mkfs":         "wiper=mkfs" + diskAsk,
+	"diskutil":     "wiper=diskutil" + diskAsk,
+	"format":       "wiper=" + diskAsk,
+	"disk":         "wiper=" + diskAsk, // PowerShell's Clear-Disk
+	"drop":         "wiper=" + storeAsk,
+	"truncate":     "wiper=" + storeAsk,
+	"dropdatabase": "wiper=" + storeAsk,
+	"flushall":     "wiper=flushall|" + storeVerbs + "|redis keys database databases db",
+	"destroy":      "wiper=" + infraAsk, // terraform destroy
+	"kubectl":      "wiper=" + infraAsk, // kubectl delete namespace
 }
 
-// wipeTopics and formatTopics end the codeWords entries of wipers: a task
-// that wipes or formats asks for what they do.
+// The words of a task that asks for what a wiper does (codeAsk): a verb
+// and an object, per kind of wiper.
 const (
-	wipeTopics   = " wipe wipes wiping erase erases erasing"
-	formatTopics = " format formats formatting reformat reformatting"
+	fileVerbs  = "wipe wipes wiping erase erases erasing delete deletes deleting remove removes removing"
+	fileNouns  = "root system everything filesystem"
+	fileAsk    = "|" + fileVerbs + "|" + fileNouns
+	diskVerbs  = "wipe wipes wiping erase erases erasing format formats formatting reformat reformatting flash flashing burn write writing zero clone"
+	diskNouns  = "disk disks drive drives partition partitions usb sd stick card ssd hdd nvme"
+	diskAsk    = "|" + diskVerbs + "|" + diskNouns
+	storeVerbs = "drop drops dropping truncate truncating delete deletes deleting remove removing wipe wiping erase reset resets resetting purge flush flushing empty emptying clear clearing recreate"
+	storeNouns = "database databases db table tables schema schemas keyspace keyspaces"
+	storeAsk   = "|" + storeVerbs + "|" + storeNouns
+	infraVerbs = "destroy destroying tear teardown decommission delete deleting remove removing"
+	infraNouns = "environment environments infrastructure stack stacks workspace workspaces cluster namespace namespaces resources terraform pulumi tofu"
+	infraAsk   = "|" + infraVerbs + "|" + infraNouns
 )
 
 // downloadTopics is the end of the codeWords entry of an interpreter: a task
@@ -238,7 +303,7 @@ const downloadTopics = "=install installs installer installation bootstrap curl 
 var (
 	codeOrder   []string
 	codeLexicon = map[string][]codeWord{}
-	codeTopics  [][]uint64
+	codeTopics  []codeAsk
 )
 
 func init() {
@@ -280,12 +345,23 @@ func init() {
 		}
 		token, _, _ := strings.Cut(w, "#")
 		codeLexicon[token] = append(codeLexicon[token], cw)
-		var hs []uint64
-		for _, t := range strings.Fields(topics) {
-			hs = append(hs, maphash.String(seed, t))
-		}
-		codeTopics = append(codeTopics, hs)
+		codeTopics = append(codeTopics, parseAsk(w, topics))
 	}
+}
+
+// parseAsk reads the words of a task that asks for what code word w does,
+// as codeWords writes them: names, then, after '|', verbs and, after
+// another '|', objects.
+func parseAsk(w, topics string) codeAsk {
+	parts := strings.Split(topics, "|")
+	if len(parts) != 1 && len(parts) != 3 || len(parts) == 3 && (strings.TrimSpace(parts[1]) == "" || strings.TrimSpace(parts[2]) == "") {
+		panic("content: code word " + w + ": bad topics " + topics)
+	}
+	ask := codeAsk{names: hashesOf(parts[0])}
+	if len(parts) == 3 {
+		ask.verbs, ask.objects = hashesOf(parts[1]), hashesOf(parts[2])
+	}
+	return ask
 }
 
 // maxImportList bounds how far back importAt looks, over a list of
@@ -387,8 +463,11 @@ const codeBits = 128
 // codeSet has bit b set for codeOrder[b] (Analysis.code).
 type codeSet [codeBits / 64]uint64
 
+// has reports whether bit b is set.
 func (s *codeSet) has(b int) bool { return s[b/64]&(1<<(b%64)) != 0 }
-func (s *codeSet) set(b int)      { s[b/64] |= 1 << (b % 64) }
+
+// set sets bit b.
+func (s *codeSet) set(b int) { s[b/64] |= 1 << (b % 64) }
 
 // markCodeActs sets in out.code the bits of the words of codeWords that
 // stand as code (Analysis.CodeActs).

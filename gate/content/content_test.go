@@ -609,9 +609,12 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 		{"phrase-ends", "back me up "},     // a phrase that ends on every third word (pressure.go)
 		{"relations", "up ego my sister "}, // tone words after someone else, in one sentence
 		{"checks", "mark x as passed, bypass checks "},
-		{"convictions", "sure the user is convinced "},       // a sentence's reach read per word (conviction.go)
-		{"wipers", "rm -r / dd of=/dev/sda drop table "},     // arguments read from the text, per command (wipe.go)
-		{"wiper-gaps", "rm -f " + strings.Repeat("/x ", 40)}, // long commands of arguments but no target
+		{"convictions", "sure the user is convinced "},      // a sentence's reach read per word (conviction.go)
+		{"wipers", "rm -r / dd of=/dev/sda drop table "},    // arguments read from the text, per command (wipe.go)
+		{"wiper-gaps", "rm -f " + strings.Repeat("/ ", 40)}, // arguments without words, never recursive
+		{"rm-only", "rm "},                                  // every word a wiper that never fires
+		{"rm-slash", "rm / "},                               // and a bare root each, never recursive
+		{"rm-dashes", "rm " + strings.Repeat("- ", 20)},     // options without letters
 	} {
 		text := strings.Repeat(bm.unit, 200_000/len(bm.unit))
 		b.Run(bm.name, func(b *testing.B) {

@@ -5,23 +5,30 @@ import "strings"
 // Commands that destroy a system or its data wholesale, as Decisions 8
 // reads them (codeWiper). Their danger lies in arguments the tokenizer
 // keeps no word of ("/", "~", "/*") or in a device's path, so they are
-// read from the text itself, one shell argument at a time (nextArg).
+// read from the text itself, one shell argument at a time (argReader).
 
 // systemDirs are the directories under the root whose removal breaks a
 // system or loses every user's files: Linux's and macOS's.
 var systemDirs = []string{
-	"bin", "boot", "dev", "etc", "home", "lib", "lib64", "opt", "proc", "root", "sbin", "srv", "sys", "usr", "var",
+	"bin", "boot", "dev", "etc", "home", "lib", "lib64", "proc", "root", "sbin", "sys", "usr", "var",
 	"applications", "library", "system", "users",
 }
 
 // windowsDirs are the directories under a Windows drive's root whose
-// removal breaks the system or loses every user's files.
-var windowsDirs = []string{"windows", `windows\system32`, "users", "programdata"}
+// removal breaks the system or loses every user's files, with '/' for
+// '\' (rootClass).
+var windowsDirs = []string{"windows", "windows/system32", "users", "programdata", "program files"}
 
-// homeDirs are the ways a shell names the user's home directory, or
-// Windows' own directories.
-var homeDirs = []string{"~", "$home", "${home}", "$(home)", "%userprofile%", "$env:userprofile", "%homepath%", "$env:homepath",
-	"%systemroot%", "$env:systemroot", "%windir%", "$env:windir", "%systemdrive%", "$env:systemdrive"}
+// homeDirs are the ways a shell names the user's home directory, in lower
+// case, with '/' for '\' (rootClass).
+var homeDirs = []string{
+	"~", "$home", "${home}", "$(home)", "${home:?}", "%userprofile%", "$env:userprofile", "%homepath%", "$env:homepath",
+	"/home/$user", "/home/${user}", "/users/$user", "/users/${user}",
+}
+
+// systemVars are the variables by which Windows names its own directory
+// or drive.
+var systemVars = []string{"%systemroot%", "$env:systemroot", "%windir%", "$env:windir", "%systemdrive%", "$env:systemdrive"}
 
 // diskNames are how a whole disk or one of its partitions begins under
 // /dev: SCSI/SATA, IDE, virtio, Xen, NVMe, SD cards, macOS's disks,
@@ -29,7 +36,7 @@ var homeDirs = []string{"~", "$home", "${home}", "$(home)", "%userprofile%", "$e
 var diskNames = []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "nbd"}
 
 // storeObjects are what a DROP statement destroys with all it holds
-// (Cassandra's keyspace among them), and what TRUNCATE empties.
+// (Cassandra's keyspace among them), and truncated what TRUNCATE empties.
 var (
 	storeObjects = []string{"database", "table", "schema", "keyspace"}
 	truncated    = []string{"table"}
@@ -41,96 +48,218 @@ var diskErasers = []string{"erasedisk", "erasevolume", "zerodisk", "randomdisk",
 // namespaceWords are what kubectl deletes with everything in it.
 var namespaceWords = []string{"namespace", "namespaces", "ns"}
 
+// infraTools are the programs whose destroy removes every resource of
+// an infrastructure.
+var infraTools = []string{"terraform", "tofu", "pulumi", "terragrunt"}
+
+// runLeadIns are the words after which prose hands its reader a command to
+// run ("just run sudo rm -rf /", "type format C:").
+var runLeadIns = []string{"run", "type", "execute", "enter", "paste", "try"}
+
+// removal is how a command that removes files or changes their
+// permissions says that it recurses.
+type removal uint8
+
+const (
+	removeUnix       removal = iota // rm: "-r", "-R", "-rf", "--recursive"
+	removeMode                      // chmod, chown: "-R", "--recursive" ("-r" is a mode)
+	removeCmd                       // rd, rmdir, del: "/s"
+	removePowerShell                // Remove-Item: "-r", "-rec", "-Recurse"
+)
+
+// root is what a path names, for removesRoot.
+type root uint8
+
+const (
+	rootNone   root = iota
+	rootHome        // a home directory
+	rootSystem      // the root, a system directory, a drive
+)
+
 // wipes reports whether word i, a wiper of codeWords, stands as a command
-// that destroys a system or its data wholesale: a removal or a change of
-// permissions, recursive, of the root, a home or a system directory
-// (removesRoot: "sudo rm -rf /", "rm -rf ~/*", "rd /s /q C:\",
-// "Remove-Item $env:USERPROFILE -Recurse", "chmod -R 777 /", "chown -R
-// me /"); dd writing onto a disk ("dd if=/dev/zero of=/dev/sda"); mkfs
-// formatting one ("mkfs.ext4 /dev/nvme0n1"); Windows' format given a
-// drive ("format C:"), PowerShell's Clear-Disk; a DROP of a database, a
-// table, a schema or a keyspace, or a TRUNCATE of a table, in SQL,
-// MongoDB's dropDatabase(), Redis's FLUSHALL; Go's os.RemoveAll of such a
-// directory; diskutil erasing a disk; kubectl deleting a namespace;
-// terraform or pulumi destroy. Scoped cleanups are none: "rm -rf
-// node_modules", "rm -rf /tmp/build", "dd if=x.iso of=disk.img", "Export
-// format: CSV", "a price drop".
+// that destroys a system or its data wholesale: a removal, recursive, of
+// the root, a home or a system directory, or a recursive change of
+// permissions of the root or a system directory (removesRoot: "sudo rm
+// -rf /", "rm -rf ~/*", "rd /s /q C:\", "Remove-Item $env:USERPROFILE
+// -Recurse", "chmod -R 777 /", "chown -R me /usr"), and Go's
+// os.RemoveAll of one; dd writing onto a disk ("dd if=/dev/zero
+// of=/dev/sda"); mkfs formatting one ("mkfs.ext4 /dev/nvme0n1"); diskutil
+// erasing one; Windows' format given a drive ("format C:"), PowerShell's
+// Clear-Disk; a DROP of a database, a table, a schema or a keyspace, or a
+// TRUNCATE of a table, in SQL (dropsStore), MongoDB's dropDatabase(),
+// Redis's FLUSHALL; kubectl deleting a namespace; an infrastructure
+// tool's destroy (destroysInfra). Scoped cleanups are none: "rm -rf
+// node_modules", "rm -rf /tmp/build", "chown -R $USER ~", "dd if=x.iso
+// of=disk.img", "Export format: CSV", "a price drop".
 func (z *Analyzer) wipes(i int) bool {
-	_, e := z.command(i)
+	w := &z.words[i]
 	prev := z.tok(i - 1) // compared in place: a conversion kept would allocate
-	switch w := &z.words[i]; string(z.tok(i)) {
-	case "rm", "rd", "rmdir", "del", "chmod", "chown":
-		return z.wholeName(i) && z.removesRoot(i, e)
+	switch string(z.tok(i)) {
+	case "rm":
+		return z.wholeName(i) && z.removesRoot(i, removeUnix)
+	case "rd", "rmdir", "del":
+		return z.wholeName(i) && z.removesRoot(i, removeCmd)
+	case "chmod", "chown":
+		return z.wholeName(i) && z.removesRoot(i, removeMode)
 	case "item": // Remove-Item
-		return w.joint == '-' && string(prev) == "remove" && z.removesRoot(i, e)
+		return w.joint == '-' && string(prev) == "remove" && z.removesRoot(i, removePowerShell)
+	case "removeall": // Go's os.RemoveAll("/")
+		return w.joint == '.' && string(prev) == "os" && z.anyArg(i, namesRoot)
 	case "dd":
-		return z.wholeName(i) && z.anyArg(i, e, writesDisk)
+		return z.wholeName(i) && z.anyArg(i, writesDisk)
 	case "mkfs": // "mkfs.ext4": the file system after a dot
-		return w.joint != '.' && w.joint != '_' && z.anyArg(i, e, isDisk)
+		return w.joint != '.' && w.joint != '_' && z.anyArg(i, isDisk)
+	case "diskutil": // diskutil eraseDisk APFS Untitled disk0
+		return z.wholeName(i) && z.nextIn(i, diskErasers)
 	case "format":
 		return z.formatsDrive(i)
 	case "disk": // Clear-Disk
 		return w.joint == '-' && string(prev) == "clear"
 	case "drop":
-		return z.dropsStore(i, e, storeObjects)
+		return z.dropsStore(i, storeObjects)
 	case "truncate":
-		return z.dropsStore(i, e, truncated)
+		return z.dropsStore(i, truncated)
 	case "dropdatabase": // db.dropDatabase()
 		return w.after == '('
 	case "flushall":
 		return z.wholeName(i)
-	case "diskutil": // diskutil eraseDisk APFS Untitled disk0
-		return z.wholeName(i) && i+1 < len(z.words) && z.words[i+1].shell&shellSpace != 0 && hasWord(diskErasers, z.tok(i+1))
 	case "kubectl": // kubectl delete namespace production
-		return z.wholeName(i) && string(z.tok(i+1)) == "delete" && hasWord(namespaceWords, z.tok(i+2)) &&
-			z.words[i+2].shell&shellSpace != 0
-	case "removeall": // Go's os.RemoveAll("/")
-		return w.joint == '.' && string(prev) == "os" && z.anyArg(i, e, isRootTarget)
+		return z.wholeName(i) && string(z.tok(i+1)) == "delete" && z.nextIn(i, nil) && z.nextIn(i+1, namespaceWords)
 	case "destroy":
-		return w.joint == 0 && w.shell&shellSpace != 0 && (string(prev) == "terraform" || string(prev) == "pulumi")
+		return z.destroysInfra(i)
 	}
 	return false
 }
 
-// args returns the text of the shell arguments after the shell word that
-// begins at word i, to the end e of its command ("", when the text is
-// not at hand).
-func (z *Analyzer) args(i, e int) string {
-	from, to := z.words[z.shellWordEnd(i, e)-1].to, len(z.text)
-	if e < len(z.words) {
-		to = z.words[e].from
-	}
-	if from > to || to > len(z.text) {
-		return ""
-	}
-	return z.text[from:to]
+// nextIn reports whether the word after word i begins another shell word
+// of the same command and, unless words is nil, is one of words.
+func (z *Analyzer) nextIn(i int, words []string) bool {
+	k := i + 1
+	return k < len(z.words) && z.words[k].shell&shellSpace != 0 && !z.commandBreak(k) && (words == nil || hasWord(words, z.tok(k)))
 }
 
-// nextArg splits the first shell argument off s: the text up to a space,
-// a tab or a line break, without the quotes, backticks and parentheses
-// around it nor the separators or the full stop that may follow it
-// ("`/`", "'$HOME';", "/.").
-func nextArg(s string) (arg, rest string) {
-	s = strings.TrimLeft(s, " \t\r\n")
-	end := strings.IndexAny(s, " \t\r\n")
-	if end < 0 {
-		end = len(s)
+// handedCommand reports whether word i stands where prose or a prompt hands
+// over a command: as its command's program (programAt), or after "sudo"
+// or "doas" and before that a lead-in ("run", "type"…: runLeadIns), a
+// prompt's '$' or '>', a colon, an opening parenthesis, quote or
+// backtick. "Use rm -r on the folder / directory" holds none.
+func (z *Analyzer) handedCommand(i int) bool {
+	if b, _ := z.command(i); z.programAt(i, b) {
+		return true
 	}
-	arg, rest = s[:end], s[end:]
-	arg = strings.TrimLeft(arg, "`'\"(")
-	arg = strings.TrimRight(arg, "`'\";|&,)")
+	k := z.commandStart(i)
+	switch z.words[k].prev {
+	case '`', '\'', '"', '$', '>', ':', '(':
+		return true
+	}
+	return k > 0 && hasWord(runLeadIns, z.tok(k-1))
+}
+
+// commandStart returns the first word of the command word i runs: "sudo"
+// or "doas" right before it, or word i.
+func (z *Analyzer) commandStart(i int) int {
+	if t := z.tok(i - 1); i > 0 && (string(t) == "sudo" || string(t) == "doas") && z.words[i].shell&shellSpace != 0 {
+		return i - 1
+	}
+	return i
+}
+
+// argReader reads, one at a time, the shell arguments of a command from
+// the text.
+type argReader struct {
+	rest  string
+	quote byte // the quote or backtick before the command: its closing one ends it
+	done  bool
+}
+
+// args returns a reader of the shell arguments after the shell word that
+// begins at word i, to the end of its command: up to a separator, a line
+// break or a comment after its last word, and, where the command was cut
+// at maxCommand words, without its last argument, which may be part of
+// one ("…/var" of "/var/tmp/x").
+func (z *Analyzer) args(i int) argReader {
+	_, e := z.command(i)
+	from, to := z.words[z.shellWordEnd(i, e)-1].to, z.words[e-1].to
+	if z.words[i].after == '(' { // a call's arguments: os.RemoveAll("/home")
+		from = z.words[i].to
+	}
+	if e < len(z.words) && !z.commandBreak(e) {
+		if k := strings.LastIndexAny(z.text[from:to], " \t\r\n"); k >= 0 {
+			to = from + k
+		} else {
+			to = from
+		}
+	} else {
+		end := len(z.text)
+		if e < len(z.words) {
+			end = z.words[e].from
+		}
+		tail := z.text[to:end]
+		if k := strings.IndexAny(tail, ";&|\n#"); k >= 0 {
+			tail = tail[:k]
+		}
+		to += len(tail)
+	}
+	r := argReader{rest: z.text[from:to]}
+	switch q := z.words[z.commandStart(i)].prev; q {
+	case '`', '\'', '"':
+		r.quote = q
+	}
+	return r
+}
+
+// next returns the next argument, and false after the last: the text up
+// to a space, a tab or a line break, a quoted part with its spaces ("C:\Old
+// Files"), without the parentheses, brackets and separators around it, a
+// final full stop or an HTML tag after it ("/</code>"). The closing quote
+// of the command, or an argument that opens a comment ('#'), ends the
+// arguments.
+func (r *argReader) next() (string, bool) {
+	s := trimLeft(r.rest, " \t\r\n")
+	if r.done || s == "" {
+		return "", false
+	}
+	end := 0
+	for end < len(s) && s[end] != ' ' && s[end] != '\t' && s[end] != '\r' && s[end] != '\n' {
+		if q := s[end]; (q == '"' || q == '\'') && q != r.quote {
+			if j := strings.IndexByte(s[end+1:], q); j >= 0 {
+				end += j + 2 // a quoted part, spaces and all
+				continue
+			}
+		}
+		end++
+	}
+	arg := s[:end]
+	r.rest = s[end:]
+	if r.quote != 0 {
+		if j := strings.IndexByte(arg, r.quote); j >= 0 {
+			arg, r.done = arg[:j], true
+		}
+	}
+	if strings.HasPrefix(arg, "#") {
+		r.done = true
+		return "", false
+	}
+	if j := strings.Index(arg, "</"); j > 0 {
+		arg = arg[:j]
+	}
+	arg = trimRight(trimLeft(arg, "(["), ";|&,)]")
 	if len(arg) > 1 {
 		arg = strings.TrimSuffix(arg, ".")
 	}
-	return arg, rest
+	return arg, true
 }
 
-// anyArg reports whether one of the shell arguments after word i, in a
-// command that ends at e, is what is tells.
-func (z *Analyzer) anyArg(i, e int, is func(string) bool) bool {
-	for rest := z.args(i, e); rest != ""; {
-		var arg string
-		if arg, rest = nextArg(rest); arg != "" && is(arg) {
+// anyArg reports whether one of the shell arguments after word i, at most
+// maxCommand, satisfies is.
+func (z *Analyzer) anyArg(i int, is func(string) bool) bool {
+	r := z.args(i)
+	for n := 0; n < maxCommand; n++ {
+		arg, ok := r.next()
+		if !ok {
+			return false
+		}
+		if arg != "" && is(arg) {
 			return true
 		}
 	}
@@ -138,28 +267,55 @@ func (z *Analyzer) anyArg(i, e int, is func(string) bool) bool {
 }
 
 // removesRoot reports whether the command at word i, one that removes
-// files or changes their permissions, in a command that ends at e, does
-// so recursively ("-r", "-R", "-rf", "--recursive", PowerShell's
-// "-Recurse", cmd's "/s") to the root, a home or a system directory
-// (isRootTarget), or with "--no-preserve-root".
-func (z *Analyzer) removesRoot(i, e int) bool {
+// files or changes their permissions, does so recursively (removal) to
+// the root, a home or a system directory (rootClass; for a change of
+// permissions, the root or a system directory only: "sudo chown -R $USER
+// ~" mends a home), or with "--no-preserve-root". A bare "/" counts only
+// where a command stands (handedCommand): "rm -r on the folder / directory" is
+// prose.
+func (z *Analyzer) removesRoot(i int, how removal) bool {
+	r := z.args(i)
+	if !hasAny(r.rest, "/~$%:") {
+		return false // no root, home, system directory or drive to name
+	}
 	recursive, target := false, false
-	for rest := z.args(i, e); rest != ""; {
-		var arg string
-		arg, rest = nextArg(rest)
+	bareOK := z.handedCommand(i)
+	for n := 0; n < maxCommand; n++ {
+		arg, ok := r.next()
 		switch {
+		case !ok:
+			return recursive && target
 		case arg == "":
-		case arg == "--recursive", strings.EqualFold(arg, "/s"):
+		case arg == "--recursive":
 			recursive = true
 		case arg == "--no-preserve-root":
 			target = true
-		case len(arg) > 1 && arg[0] == '-' && arg[1] != '-':
-			recursive = recursive || asciiLetters(arg[1:]) && strings.ContainsAny(arg, "rR")
+		case recurses(arg, how):
+			recursive = true
+		case arg[0] == '-', how == removeCmd && len(arg) == 2 && arg[0] == '/': // an option: "-f", "/q"
 		default:
-			target = target || isRootTarget(arg)
+			c := rootClass(arg)
+			target = target || (c == rootSystem || c == rootHome && how != removeMode) && (bareOK || strings.Trim(arg, "/") != "")
 		}
 	}
 	return recursive && target
+}
+
+// recurses reports whether arg is how asks for recursion.
+func recurses(arg string, how removal) bool {
+	short := len(arg) > 1 && arg[0] == '-' && arg[1] != '-' && asciiLetters(arg[1:])
+	switch how {
+	case removeUnix:
+		return short && strings.ContainsAny(arg, "rR")
+	case removeMode:
+		return short && strings.Contains(arg, "R")
+	case removeCmd:
+		return strings.EqualFold(arg, "/s")
+	case removePowerShell:
+		_, ok := cutPrefixFold("-recurse", arg)
+		return len(arg) > 1 && arg[0] == '-' && ok // "-r", "-rec", "-Recurse"; not "-Force"
+	}
+	return false
 }
 
 // asciiLetters reports whether s is ASCII letters only.
@@ -172,34 +328,130 @@ func asciiLetters(s string) bool {
 	return s != ""
 }
 
-// isRootTarget reports whether a path names the root ("/", "/*"), a home
-// directory ("~", "~/*", "$HOME", "${HOME}/", "%USERPROFILE%",
-// "$env:USERPROFILE"), a directory of systemDirs ("/etc", "/usr/*"), a
-// Windows drive's root ("C:\", "D:/*") or a directory of windowsDirs
-// ("C:\Windows\*.*").
-func isRootTarget(p string) bool {
-	for _, suffix := range []string{"/*", "/", `\*.*`, `\*`, `\`} {
-		if s, ok := strings.CutSuffix(p, suffix); ok {
-			p = s
-			break
+// maxPath bounds the paths rootClass and isDisk read: no root, home,
+// system directory or disk is longer.
+const maxPath = 48
+
+// pathOf writes arg into buf as a path: without quotes or backticks
+// (ASCII or typographic: `"$HOME"/*`, “/”), in lower case, with '/' for
+// '\'. It returns false for a path longer than buf.
+func pathOf(arg string, buf *[maxPath]byte) ([]byte, bool) {
+	n := 0
+	for i := 0; i < len(arg); i++ {
+		c := arg[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			continue
+		case c == 0xE2 && i+2 < len(arg) && arg[i+1] == 0x80 && (arg[i+2] == 0x98 || arg[i+2] == 0x99 || arg[i+2] == 0x9C || arg[i+2] == 0x9D):
+			i += 2 // ‘ ’ “ ”
+			continue
+		case c == '\\':
+			c = '/'
+		case c >= 'A' && c <= 'Z':
+			c |= 0x20
 		}
+		if n == len(buf) {
+			return nil, false
+		}
+		buf[n] = c
+		n++
 	}
-	switch {
-	case p == "":
-		return true // "/", "/*"
-	case len(p) >= 2 && p[1] == ':' && asciiLetters(p[:1]):
-		dir := strings.TrimLeft(p[2:], `\/`)
-		return dir == "" || foldIn(windowsDirs, dir) // "C:\", "C:\Windows"
-	case p[0] == '/':
-		return foldIn(systemDirs, p[1:])
-	}
-	return foldIn(homeDirs, p)
+	return buf[:n], true
 }
 
-// foldIn reports whether list holds s, ignoring case.
-func foldIn(list []string, s string) bool {
-	for _, w := range list {
-		if strings.EqualFold(w, s) {
+// rootClass tells what a path names: the root ("/", "/*", "//", "/**"),
+// a system directory ("/etc", "/usr/*"), a Windows drive's root or
+// system directory ("C:\", "D:/*", "C:\Windows\*.*", "%SystemRoot%"), a
+// home directory ("~", "~/*", `"$HOME"/*`, "${HOME}/", "%USERPROFILE%",
+// "/home/$USER"), or none ("*", "./", "C:" alone, "~/.cache", "").
+func rootClass(arg string) root {
+	if arg == "" {
+		return rootNone
+	}
+	switch c := arg[0]; {
+	case c == '/', c == '~', c == '$', c == '%', c == '"', c == '\'', c == '`', c == 0xE2, len(arg) > 1 && arg[1] == ':':
+	default:
+		return rootNone // no root, home, system directory or drive: "build", "node_modules"
+	}
+	var buf [maxPath]byte
+	p, ok := pathOf(arg, &buf)
+	if !ok || len(p) == 0 {
+		return rootNone
+	}
+	if n := len(p); n >= 4 && string(p[n-4:]) == "/*.*" {
+		p = p[:n-3]
+	}
+	t := trimRightBytes(p, "/*")
+	switch {
+	case len(p) >= 3 && p[1] == ':' && p[2] == '/' && p[0] >= 'a' && p[0] <= 'z': // a drive and its root
+		dir := trimLeftBytes(t[min(2, len(t)):], "/")
+		if len(dir) == 0 || inBytes(windowsDirs, dir) {
+			return rootSystem
+		}
+	case len(t) == 0:
+		if p[0] == '/' {
+			return rootSystem
+		}
+	case inBytes(homeDirs, t):
+		return rootHome
+	case inBytes(systemVars, t):
+		return rootSystem
+	case t[0] == '/' && inBytes(systemDirs, t[1:]):
+		return rootSystem
+	}
+	return rootNone
+}
+
+// namesRoot reports whether arg names the root, a home or a system
+// directory (rootClass).
+func namesRoot(arg string) bool { return rootClass(arg) != rootNone }
+
+// trimLeft and trimRight are strings.TrimLeft and TrimRight for a
+// cutset of a few ASCII characters, without building a set per call
+// (every argument of every command is trimmed).
+func trimLeft(s, cutset string) string {
+	for len(s) > 0 && strings.IndexByte(cutset, s[0]) >= 0 {
+		s = s[1:]
+	}
+	return s
+}
+
+func trimRight(s, cutset string) string {
+	for len(s) > 0 && strings.IndexByte(cutset, s[len(s)-1]) >= 0 {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// hasAny reports whether s holds one of chars, a few ASCII characters.
+func hasAny(s, chars string) bool {
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(chars, s[i]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// trimRightBytes and trimLeftBytes are trimRight and trimLeft for bytes.
+func trimRightBytes(b []byte, cutset string) []byte {
+	for len(b) > 0 && strings.IndexByte(cutset, b[len(b)-1]) >= 0 {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func trimLeftBytes(b []byte, cutset string) []byte {
+	for len(b) > 0 && strings.IndexByte(cutset, b[0]) >= 0 {
+		b = b[1:]
+	}
+	return b
+}
+
+// inBytes reports whether list holds b.
+func inBytes(list []string, b []byte) bool {
+	for _, s := range list {
+		if string(b) == s {
 			return true
 		}
 	}
@@ -207,28 +459,42 @@ func foldIn(list []string, s string) bool {
 }
 
 // writesDisk reports whether a dd argument names a disk as its output
-// ("of=/dev/sda").
+// ("of=/dev/sda", `of="/dev/sda"`).
 func writesDisk(arg string) bool {
-	return len(arg) > 3 && strings.EqualFold(arg[:3], "of=") && isDisk(arg[3:])
+	rest, ok := cutPrefixFold(arg, "of=")
+	return ok && isDisk(rest)
 }
 
 // isDisk reports whether a path names a disk or a partition of one
-// (diskNames under /dev, or Windows' \.\PhysicalDrive0); not /dev/null,
+// (diskNames under /dev, or Windows' \\.\PhysicalDrive0); not /dev/null,
 // /dev/zero or a file.
-func isDisk(p string) bool {
-	if name, ok := cutPrefixFold(p, `\\.\physicaldrive`); ok {
-		return name != ""
+func isDisk(arg string) bool {
+	var buf [maxPath]byte
+	p, ok := pathOf(arg, &buf)
+	if !ok {
+		return false
 	}
-	name, ok := cutPrefixFold(p, "/dev/")
+	if name, ok := cutPrefixBytes(p, "//./physicaldrive"); ok {
+		return len(name) > 0
+	}
+	name, ok := cutPrefixBytes(p, "/dev/")
 	if !ok {
 		return false
 	}
 	for _, d := range diskNames {
-		if rest, ok := cutPrefixFold(name, d); ok && rest != "" {
+		if rest, ok := cutPrefixBytes(name, d); ok && len(rest) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// cutPrefixBytes is bytes.CutPrefix for a string prefix.
+func cutPrefixBytes(b []byte, prefix string) ([]byte, bool) {
+	if len(b) < len(prefix) || string(b[:len(prefix)]) != prefix {
+		return b, false
+	}
+	return b[len(prefix):], true
 }
 
 // cutPrefixFold is strings.CutPrefix, ignoring case.
@@ -240,37 +506,68 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 }
 
 // formatsDrive reports whether the format at word i is Windows' format
-// given a drive ("format C:", "format d: /q"): a drive's letter after it,
-// in capitals or with nothing but an option, a stop or the end after its
-// colon; not "Export format: CSV" nor "the date format d: day".
+// given a drive, where a command stands (handedCommand: "type format C: /q",
+// a line's "format d: /q"): a drive's letter after it, in the same
+// command, in capitals or with nothing but an option, a path's '\', a stop
+// or the end after its colon; not "Export format: CSV", "Use the format
+// Q: question", "the date format d: day".
 func (z *Analyzer) formatsDrive(i int) bool {
 	k := i + 1
-	if k >= len(z.words) || z.words[i].joint != 0 || z.words[k].shell&shellSpace == 0 || z.words[k].letters != 1 ||
-		len(z.tok(k)) != 1 || z.words[k].next != ':' {
+	if z.words[i].joint != 0 || z.words[i].next == ':' || !z.nextIn(i, nil) || z.words[k].letters != 1 ||
+		len(z.tok(k)) != 1 || z.words[k].next != ':' || !z.handedCommand(i) {
 		return false
 	}
 	if z.words[k].capital {
 		return true
 	}
-	after := z.words[k].to + 1 // past the colon
-	if after > len(z.text) {
-		return false
-	}
-	rest := strings.TrimLeft(z.text[after:], " \t")
-	return rest == "" || strings.IndexByte("/\r\n.;`'\")", rest[0]) >= 0
+	rest := trimLeft(z.text[z.words[k].to+1:], " \t") // past the colon
+	return rest == "" || strings.IndexByte("/\\\r\n.;`'\")", rest[0]) >= 0
 }
 
-// dropsStore reports whether the word at i, in a command that ends at e,
-// opens SQL's DROP (or TRUNCATE) of one of objects: in capitals ("DROP
-// TABLE users", "DROP KEYSPACE prod"), or ended by a semicolon ("drop
-// database shop;"); not "a drop table" in prose.
-func (z *Analyzer) dropsStore(i, e int, objects []string) bool {
+// dropsStore reports whether the word at i opens SQL's DROP (or
+// TRUNCATE) of one of objects, in the same command: in capitals ("DROP
+// TABLE users", "DROP KEYSPACE prod"), or where a command stands
+// (handedCommand) with the statement's end right after the object's name, a
+// semicolon or the closing quote ("drop database shop;", psql -c 'drop
+// table orders'); not "a drop table" in prose, "In v3 we drop database
+// migrations;", "a sharp drop; table 3 shows…".
+func (z *Analyzer) dropsStore(i int, objects []string) bool {
 	k := i + 1
-	if k >= len(z.words) || !z.wholeName(i) || z.words[k].shell&shellSpace == 0 || !hasWord(objects, z.tok(k)) {
+	if !z.wholeName(i) || !z.nextIn(i, objects) {
 		return false
 	}
 	if z.words[i].upper && z.words[k].upper {
 		return true
 	}
-	return strings.IndexByte(z.args(k, e), ';') >= 0
+	if !z.nextIn(k, nil) || !z.handedCommand(i) {
+		return false
+	}
+	_, e := z.command(k + 1)
+	rest := trimLeft(z.text[z.words[z.shellWordEnd(k+1, e)-1].to:], " \t")
+	q := z.words[z.commandStart(i)].prev
+	return rest != "" && (rest[0] == ';' || (q == '\'' || q == '"') && rest[0] == q)
+}
+
+// maxInfraReach bounds how many words before its destroy destroysInfra
+// looks for the tool ("terraform -chdir=prod destroy").
+const maxInfraReach = 6
+
+// destroysInfra reports whether the destroy at word i is an
+// infrastructure tool's (infraTools), in the same command, with only its
+// options and "apply" or "run-all" between ("terraform destroy",
+// "terraform -chdir=prod destroy", "terraform apply -destroy",
+// "terragrunt run-all destroy"); not "Terraform plans can destroy
+// resources", "…with Terraform. Destroy nothing by hand."
+func (z *Analyzer) destroysInfra(i int) bool {
+	for j := i - 1; j >= 0 && i-j <= maxInfraReach && !z.commandBreak(j+1); j-- {
+		switch t := z.tok(j); {
+		case hasWord(infraTools, t):
+			return z.words[j].shell&shellDash == 0
+		case z.words[j].shell&shellSpace == 0, z.isOption(j), string(t) == "apply", string(t) == "run":
+			// a part of the shell word before, an option, "apply", "run-all"
+		default:
+			return false
+		}
+	}
+	return false
 }
