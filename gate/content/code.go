@@ -19,7 +19,8 @@ import (
 // imported or before a dot, a function after its module's dot or imported
 // from it, a builtin before its parenthesis, a file in its directory's
 // path; "the socket by the door", "Please post the notes" and
-// "model.eval()" hold none. Each call is named once, in alphabetical order.
+// "model.eval()" hold none. Each call is named once, in alphabetical order,
+// by its codeWords key ("chmod#wiper" for chmod's second use).
 func (a *Analysis) CodeActs() []string {
 	var names []string
 	for i, w := range codeOrder {
