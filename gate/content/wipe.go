@@ -173,14 +173,15 @@ type argReader struct {
 }
 
 // args returns a reader of the shell arguments after the shell word that
-// begins at word i, to the end of its command: up to a separator, a line
+// begins at word i (after its name, for a call's: os.RemoveAll("/home")),
+// to the end of its command: up to a separator, a line
 // break or a comment after its last word, and, where the command was cut
 // at maxCommand words, without its last argument, which may be part of
 // one ("…/var" of "/var/tmp/x").
 func (z *Analyzer) args(i int) argReader {
 	_, e := z.command(i)
 	from, to := z.words[z.shellWordEnd(i, e)-1].to, z.words[e-1].to
-	if z.words[i].after == '(' { // a call's arguments: os.RemoveAll("/home")
+	if z.words[i].after == '(' { // a call's
 		from = z.words[i].to
 	}
 	if e < len(z.words) && !z.commandBreak(e) {
