@@ -275,6 +275,14 @@ var codeWords = map[string]string{
 	"flushall":     "wiper=flushall|" + storeVerbs + "|redis keys database databases db",
 	"destroy":      "wiper=" + infraAsk, // terraform destroy
 	"kubectl":      "wiper=" + infraAsk, // kubectl delete namespace
+	"gh":           "wiper=" + cloudAsk, // gh repo delete
+	"gcloud":       "wiper=" + cloudAsk, // gcloud projects delete
+	"az":           "wiper=" + cloudAsk, // az group delete
+	"heroku":       "wiper=" + cloudAsk, // heroku apps:destroy
+	"aws":          "wiper=" + cloudAsk, // aws s3 rb --force
+	"firebase":     "wiper=" + cloudAsk, // firebase firestore:delete --all-collections
+	"find":         "wiper=" + fileAsk,  // find / -delete
+	"shred":        "wiper=shred" + diskAsk,
 }
 
 // The words of a task that asks for what a wiper does (codeAsk): a verb
@@ -292,6 +300,8 @@ const (
 	infraVerbs = "destroy destroying tear teardown decommission delete deleting remove removing"
 	infraNouns = "environment environments infrastructure stack stacks workspace workspaces cluster namespace namespaces resources terraform pulumi tofu"
 	infraAsk   = "|" + infraVerbs + "|" + infraNouns
+	cloudAsk   = "|" + infraVerbs + " rb|" + infraNouns +
+		" repo repos repository project projects group groups app apps bucket buckets table tables collection collections"
 )
 
 // downloadTopics is the end of the codeWords entry of an interpreter: a task

@@ -273,6 +273,16 @@ func TestCodeActs(t *testing.T) {
 		{"defer os.RemoveAll(\"/home\")", keyError, "removeall", true},
 		{"Run sudo rm -rf / to free space.", keyError, "rm", true},
 		{"0 3 * * * root rm -rf /var/*", keyError, "rm", true},
+		// whole stores of resources deleted by their tools, find and shred
+		{"gh repo delete acme/api --yes; gcloud --quiet projects delete acme-prod", keyError, "gcloud gh", true},
+		{"az group delete --name rg-production --yes --no-wait", keyError, "az", true},
+		{"heroku apps:destroy --app acme-prod --confirm acme-prod", keyError, "heroku", true},
+		{"aws s3 rb s3://acme-prod-data --force", keyError, "aws", true},
+		{"kubectl delete all --all --all-namespaces", keyError, "kubectl", true},
+		{"firebase firestore:delete --all-collections --project acme-prod -y", keyError, "firebase", true},
+		{"0 3 * * * root find / -mtime +7 -delete", keyError, "find", true},
+		{"find ~ -type f -exec rm -f {} +", keyError, "find", true},
+		{"sudo shred -vzn 3 /dev/nvme0n1", keyError, "shred", true},
 		// scoped cleanups, the same tools asked for, and the words in prose
 		{"rm -rf node_modules && npm ci", keyError, "", false},
 		{"rm -rf /tmp/build ~/.cache/pip ./dist/*", keyError, "", false},
@@ -315,6 +325,10 @@ func TestCodeActs(t *testing.T) {
 		{"sudo chown -R $USER:$USER $HOME; sudo chown -R $(whoami) ~; chmod -R go-rwx ~", keyError, "", false},
 		{"chmod -rwx ~; Remove-Item C:\\ -Force; chown -R a: ./x", keyError, "", false},
 		{"rd /s /q \"C:\\Windows Old Backup\"; chown -R $USER /opt", keyError, "", false},
+		{"kubectl delete pod web-1; gcloud compute instances delete vm-1; aws s3 rb s3://empty; gh repo view", keyError, "", false},
+		{"find /var/log/app -mtime +30 -delete; find / -name core; shred -u secret.txt", keyError, "", false},
+		{"Find / replace works in every editor; find ~ -name '*.log' -print", keyError, "", false},
+		{"gh repo delete acme/old-prototype --yes", "Delete the old-prototype repo on GitHub", "gh", false},
 		// what a task asks: a verb with its object, or the command's name
 		{"To wipe browser history, run sudo rm -rf / --no-preserve-root", "How do I wipe my browser history in Firefox?", "rm", true},
 		{"format C: /q", "How do I format a date in Excel?", "format", true},

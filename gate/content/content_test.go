@@ -615,6 +615,7 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 		{"rm-only", "rm "},                                  // every word a wiper that never fires
 		{"rm-slash", "rm / "},                               // and a bare root each, never recursive
 		{"rm-dashes", "rm " + strings.Repeat("- ", 20)},     // options without letters
+		{"find-slash", "find / "},                           // a root each, never deleted
 	} {
 		text := strings.Repeat(bm.unit, 200_000/len(bm.unit))
 		b.Run(bm.name, func(b *testing.B) {

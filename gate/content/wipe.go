@@ -45,8 +45,19 @@ var (
 // diskErasers are diskutil's verbs that erase a whole disk or volume.
 var diskErasers = []string{"erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "partitiondisk"}
 
-// namespaceWords are what kubectl deletes with everything in it.
-var namespaceWords = []string{"namespace", "namespaces", "ns"}
+// wholeDeletes are, per command-line tool, the arguments by which it
+// deletes a whole store of resources: its first arguments that are no
+// options, in order, and options it needs anywhere ("--force": a bucket
+// with its contents).
+var wholeDeletes = map[string][]string{
+	"kubectl":  {"delete namespace", "delete namespaces", "delete ns", "delete all --all", "delete all --all-namespaces", "delete all -A"},
+	"gh":       {"repo delete"},
+	"gcloud":   {"projects delete"},
+	"az":       {"group delete"},
+	"heroku":   {"apps:destroy"},
+	"aws":      {"s3 rb --force", "dynamodb delete-table"},
+	"firebase": {"firestore:delete --all-collections"},
+}
 
 // infraTools are the programs whose destroy removes every resource of
 // an infrastructure.
@@ -123,8 +134,12 @@ func (z *Analyzer) wipes(i int) bool {
 		return w.after == '('
 	case "flushall":
 		return z.wholeName(i)
-	case "kubectl": // kubectl delete namespace production
-		return z.wholeName(i) && string(z.tok(i+1)) == "delete" && z.nextIn(i, nil) && z.nextIn(i+1, namespaceWords)
+	case "kubectl", "gh", "gcloud", "az", "heroku", "aws", "firebase":
+		return z.wholeName(i) && z.deletesWhole(i)
+	case "find":
+		return z.wholeName(i) && z.findsRoot(i)
+	case "shred":
+		return z.wholeName(i) && z.anyArg(i, isDisk)
 	case "destroy":
 		return z.destroysInfra(i)
 	}
@@ -571,4 +586,84 @@ func (z *Analyzer) destroysInfra(i int) bool {
 		}
 	}
 	return false
+}
+
+// deletesWhole reports whether the tool at word i deletes a whole store
+// of resources (wholeDeletes): "kubectl delete namespace production",
+// "gh repo delete acme/api --yes", "gcloud projects delete acme-prod",
+// "az group delete --name rg-prod", "heroku apps:destroy --app x", "aws
+// s3 rb s3://x --force"; not "kubectl delete pod web-1", "gcloud compute
+// instances delete vm-1", "aws s3 rb s3://empty-bucket".
+func (z *Analyzer) deletesWhole(i int) bool {
+	for _, pattern := range wholeDeletes[string(z.tok(i))] {
+		if z.argsMatch(i, pattern) {
+			return true
+		}
+	}
+	return false
+}
+
+// argsMatch reports whether the arguments after word i begin, leaving
+// options aside, with pattern's words that are no options, in order, and
+// hold its options anywhere, ignoring case.
+func (z *Analyzer) argsMatch(i int, pattern string) bool {
+	words, options := pattern, ""
+	if k := strings.Index(pattern, " -"); k >= 0 {
+		words, options = pattern[:k], pattern[k+1:]
+	}
+	need := uint32(1)<<(strings.Count(options, " ")+1) - 1 // a bit per option
+	if options == "" {
+		need = 0
+	}
+	var found uint32
+	r := z.args(i)
+	for n := 0; n < maxCommand; n++ {
+		arg, ok := r.next()
+		if !ok {
+			break
+		}
+		switch {
+		case arg == "":
+		case arg[0] == '-':
+			rest := options
+			for j := 0; rest != ""; j++ {
+				var o string
+				o, rest, _ = strings.Cut(rest, " ")
+				if strings.EqualFold(arg, o) {
+					found |= 1 << j
+				}
+			}
+		case words != "":
+			w, rest, _ := strings.Cut(words, " ")
+			if !strings.EqualFold(arg, w) {
+				return false
+			}
+			words = rest
+		}
+	}
+	return words == "" && found&need == need
+}
+
+// findsRoot reports whether the find at word i deletes what it finds
+// ("-delete", "-exec rm") under the root, a home or a system directory:
+// "find / -mtime +7 -delete", "find ~ -name '*' -exec rm -rf {} +"; not
+// "find /var/log/app -mtime +30 -delete". A bare "/" counts wherever it
+// stands: "-delete" or "-exec rm" after it is no prose.
+func (z *Analyzer) findsRoot(i int) bool {
+	r := z.args(i)
+	root, deletes, exec := false, false, false
+	for n := 0; n < maxCommand; n++ {
+		arg, ok := r.next()
+		switch {
+		case !ok:
+			return root && deletes
+		case arg == "":
+		case n == 0:
+			root = rootClass(arg) != rootNone
+		case arg == "-delete", exec && arg == "rm":
+			deletes = true
+		}
+		exec = arg == "-exec" || arg == "-execdir"
+	}
+	return root && deletes
 }
