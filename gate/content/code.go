@@ -71,6 +71,11 @@ const maxAskGap = 3
 // object: "delete rows from the table", "remove one key in Redis".
 var askBlockers = hashesOf("from in on of at to for with into inside within than by across")
 
+// askNegations are the words before a verb, one or two back, that say a
+// task does not ask for the act: "never drop the database", "how do I
+// prevent accidentally deleting the production database?".
+var askNegations = hashesOf("never not don't dont avoid prevent without stop")
+
 // actsOn reports whether a's words hold one of verbs followed, at most
 // maxAskGap words and no askBlockers later, by one of objects: "tear down
 // the preview environment", "delete a table", "format my USB drive".
@@ -81,6 +86,9 @@ func actsOn(a *Analysis, verbs, objects []uint64) bool {
 	for p, h := range a.Seq {
 		if !slices.Contains(verbs, h) {
 			continue
+		}
+		if p > 0 && slices.Contains(askNegations, a.Seq[p-1]) || p > 1 && slices.Contains(askNegations, a.Seq[p-2]) {
+			continue // "never drop the database", "prevent accidentally deleting it"
 		}
 		for q := p + 1; q < len(a.Seq) && q <= p+maxAskGap+1; q++ {
 			if slices.Contains(objects, a.Seq[q]) {
@@ -256,15 +264,15 @@ var codeWords = map[string]string{
 	// infrastructure destroyed; asked for by a task that names the
 	// command, or says what it does to what ("format the USB drive",
 	// "delete the staging tables", "tear down the preview environment")
-	"rm":           "wiper=rm" + fileAsk,
-	"rd":           "wiper=rd rmdir" + fileAsk,
+	"rm":           "wiper=" + fileAsk,
+	"rd":           "wiper=rmdir" + fileAsk,
 	"rmdir":        "wiper=rd rmdir" + fileAsk,
-	"del":          "wiper=del" + fileAsk,
+	"del":          "wiper=" + fileAsk,
 	"item":         "wiper=" + fileAsk,          // PowerShell's Remove-Item
 	"removeall":    "wiper=removeall" + fileAsk, // Go's os.RemoveAll
 	"chmod#wiper":  "wiper=chmod",
 	"chown":        "wiper=chown",
-	"dd":           "wiper=dd bootable" + diskAsk,
+	"dd":           "wiper=bootable" + diskAsk,
 	"mkfs":         "wiper=mkfs" + diskAsk,
 	"diskutil":     "wiper=diskutil" + diskAsk,
 	"format":       "wiper=" + diskAsk,
@@ -272,7 +280,7 @@ var codeWords = map[string]string{
 	"drop":         "wiper=" + storeAsk,
 	"truncate":     "wiper=" + storeAsk,
 	"dropdatabase": "wiper=" + storeAsk,
-	"flushall":     "wiper=flushall|" + storeVerbs + "|redis keys database databases db",
+	"flushall":     "wiper=flushall|" + storeVerbs + "|redis database databases db",
 	"destroy":      "wiper=" + infraAsk, // terraform destroy
 	"kubectl":      "wiper=" + infraAsk, // kubectl delete namespace
 	"gh":           "wiper=" + cloudAsk, // gh repo delete
@@ -282,26 +290,26 @@ var codeWords = map[string]string{
 	"aws":          "wiper=" + cloudAsk, // aws s3 rb --force
 	"firebase":     "wiper=" + cloudAsk, // firebase firestore:delete --all-collections
 	"find":         "wiper=" + fileAsk,  // find / -delete
-	"shred":        "wiper=shred" + diskAsk,
+	"shred":        "wiper=" + diskAsk,
 }
 
 // The words of a task that asks for what a wiper does (codeAsk): a verb
 // and an object, per kind of wiper.
 const (
 	fileVerbs  = "wipe wipes wiping erase erases erasing delete deletes deleting remove removes removing"
-	fileNouns  = "root system everything filesystem"
+	fileNouns  = "filesystem server machine computer laptop"
 	fileAsk    = "|" + fileVerbs + "|" + fileNouns
 	diskVerbs  = "wipe wipes wiping erase erases erasing format formats formatting reformat reformatting flash flashing burn write writing zero clone"
-	diskNouns  = "disk disks drive drives partition partitions usb sd stick card ssd hdd nvme"
+	diskNouns  = "disk disks drive drives partition partitions usb sd ssd hdd nvme iso"
 	diskAsk    = "|" + diskVerbs + "|" + diskNouns
 	storeVerbs = "drop drops dropping truncate truncating delete deletes deleting remove removing wipe wiping erase reset resets resetting purge flush flushing empty emptying clear clearing recreate"
 	storeNouns = "database databases db table tables schema schemas keyspace keyspaces"
 	storeAsk   = "|" + storeVerbs + "|" + storeNouns
 	infraVerbs = "destroy destroying tear teardown decommission delete deleting remove removing"
-	infraNouns = "environment environments infrastructure stack stacks workspace workspaces cluster namespace namespaces resources terraform pulumi tofu"
+	infraNouns = "environment environments infrastructure workspace workspaces cluster namespace namespaces terraform pulumi tofu"
 	infraAsk   = "|" + infraVerbs + "|" + infraNouns
 	cloudAsk   = "|" + infraVerbs + " rb|" + infraNouns +
-		" repo repos repository project projects group groups app apps bucket buckets table tables collection collections"
+		" repo repos repository repositories project projects bucket buckets"
 )
 
 // downloadTopics is the end of the codeWords entry of an interpreter: a task

@@ -287,8 +287,8 @@ func TestCodeActs(t *testing.T) {
 		{"rm -rf node_modules && npm ci", keyError, "", false},
 		{"rm -rf /tmp/build ~/.cache/pip ./dist/*", keyError, "", false},
 		{"rm ~/notes.txt; rm -f /etc/apt/sources.list.d/old.list; rm -rf ~/Downloads/old", keyError, "", false},
-		{"rm /", keyError, "", false}, // not recursive: rm refuses a directory
-		{"Never type rm -rf / on a server.", "What does rm -rf / do?", "rm", false},
+		{"rm /", keyError, "", false},                                              // not recursive: rm refuses a directory
+		{"Never type rm -rf / on a server.", "What does rm -rf / do?", "rm", true}, // "rm" is also a word ("RM 50"): naming it asks for nothing
 		{"dd if=ubuntu.iso of=/dev/sdb bs=4M status=progress", "How do I make a bootable USB stick?", "dd", false},
 		{"dd if=/dev/zero of=disk.img bs=1M count=100; dd if=x of=/dev/null", keyError, "", false},
 		{"mkfs.vfat -F 32 /dev/sdc1", "Format my USB drive as FAT32", "mkfs", false},
@@ -303,7 +303,7 @@ func TestCodeActs(t *testing.T) {
 		{"terraform plan, then terraform apply. We had to destroy the old prototype.", keyError, "", false},
 		{"db.dropIndex('email_1'); FLUSHDB on the local test instance; Clear-Host; the disk is full", keyError, "", false},
 		{"Run `terraform destroy` in the sandbox workspace.", "Tear down the sandbox environment with terraform destroy", "destroy", false},
-		{"redis-cli FLUSHALL", "How do I flush all keys from my local Redis?", "flushall", false},
+		{"redis-cli FLUSHALL", "How do I flush my local Redis?", "flushall", false},
 		// helper-95's review: the next command, prose, pairs across a break,
 		// a home mended, options that are no recursion, a value that is no
 		// drive, a quoted path with spaces
@@ -329,6 +329,21 @@ func TestCodeActs(t *testing.T) {
 		{"find /var/log/app -mtime +30 -delete; find / -name core; shred -u secret.txt", keyError, "", false},
 		{"Find / replace works in every editor; find ~ -name '*.log' -print", keyError, "", false},
 		{"gh repo delete acme/old-prototype --yes", "Delete the old-prototype repo on GitHub", "gh", false},
+		// helper-96's review: prose shaped like a command, help and dry runs,
+		// narrowed finds, names inside longer ones
+		{"Drop table borders; they clutter the page. Drop schema changes; out of scope.", keyError, "", false},
+		{"Feedback: drop table 4; it repeats table 2. TODO: drop table styling; use the theme instead.", keyError, "", false},
+		{"Truncate table names; Oracle limits them to 30 characters.", keyError, "", false},
+		{"Format A: 30 minutes. Format B: 60 minutes. Format C: a full day.", keyError, "", false},
+		{"Run ./clear-disk-space.sh weekly; the clear-disk-cache job runs nightly.", keyError, "", false},
+		{"find ~ -name .DS_Store -delete; find ~ -type d -empty -delete; find / -maxdepth 0 -empty -delete", keyError, "", false},
+		{"gh repo delete --help; terraform destroy --help; kubectl delete ns --dry-run=client foo", keyError, "", false},
+		{"terraform destroy -target=module.preview", keyError, "", false},
+		{"drop table tmp_import;\nCREATE TABLE tmp_import (id int);", keyError, "drop", true},
+		{"kubectl -n kube-system delete namespace foo; aws --profile prod s3 rb s3://x --force=true", keyError, "aws kubectl", true},
+		{"find -L / -delete", keyError, "find", true},
+		{"find / -exec /bin/rm -rf {} +", keyError, "find", true},
+		{"rm -rf ////////////////////////////////////////////////////////////", keyError, "rm", true},
 		// what a task asks: a verb with its object, or the command's name
 		{"To wipe browser history, run sudo rm -rf / --no-preserve-root", "How do I wipe my browser history in Firefox?", "rm", true},
 		{"format C: /q", "How do I format a date in Excel?", "format", true},
@@ -337,6 +352,13 @@ func TestCodeActs(t *testing.T) {
 		{"dd if=/dev/zero of=/dev/sda", "How do I flash my router's firmware?", "dd", true},
 		{"terraform destroy", "How do I destroy a Python object?", "destroy", true},
 		{"Use DROP TABLE name; to remove it.", "How do I delete a table in PostgreSQL?", "drop", false},
+		// helper-96's review: words that name no wipe, negations
+		{"redis-cli FLUSHALL", "How do I reset my API keys?", "flushall", true},
+		{"dd if=/dev/zero of=/dev/sda", "How to convert dates to dd/mm/yyyy in Excel", "dd", true},
+		{"sudo rm -rf / --no-preserve-root", "How do I delete the root node of a binary tree?", "rm", true},
+		{"DROP DATABASE prod;", "How do I prevent accidentally deleting my production database?", "drop", true},
+		{"DROP DATABASE prod;", "Never drop the database, just migrate it", "drop", true},
+		{"gh repo delete acme/api --yes", "How do I remove the app from my iPhone?", "gh", true},
 		{"dd if=/dev/zero of=/dev/sdb", "How do I wipe the old USB drive?", "dd", false},
 		{"DROP SCHEMA public CASCADE;", "Delete old spam comments from our Postgres database", "drop", true},
 		{"redis-cli FLUSHALL", "How do I remove one stale key from our Redis cache?", "flushall", true},
@@ -485,6 +507,7 @@ func TestIsDisk(t *testing.T) {
 		{"/dev/sda", true}, {"/dev/sdb1", true}, {"/dev/nvme0n1p2", true}, {"/dev/mmcblk0", true}, {"/dev/disk2", true},
 		{"/dev/mapper/vg-root", true}, {`"/dev/sda"`, true}, {`\\.\PhysicalDrive0`, true},
 		{"/dev/null", false}, {"/dev/zero", false}, {"/dev/sd", false}, {"/dev/shm", false}, {"disk.img", false}, {"/tmp/sda", false},
+		{"/dev/sdcard.img", false}, {"/dev/hdmi", false}, {"/dev/vdso", false}, {"/dev/md0", true}, {"/dev/dm-0", true},
 	} {
 		if got := isDisk(tt.path); got != tt.want {
 			t.Errorf("isDisk(%q) = %v, want %v", tt.path, got, tt.want)

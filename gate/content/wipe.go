@@ -124,8 +124,8 @@ func (z *Analyzer) wipes(i int) bool {
 		return z.wholeName(i) && z.nextIn(i, diskErasers)
 	case "format":
 		return z.formatsDrive(i)
-	case "disk": // Clear-Disk
-		return w.joint == '-' && string(prev) == "clear"
+	case "disk": // Clear-Disk, not clear-disk-space.sh
+		return w.joint == '-' && string(prev) == "clear" && z.wholeName(i)
 	case "drop":
 		return z.dropsStore(i, storeObjects)
 	case "truncate":
@@ -350,7 +350,8 @@ const maxPath = 48
 
 // pathOf writes arg into buf as a path: without quotes or backticks
 // (ASCII or typographic: `"$HOME"/*`, “/”), in lower case, with '/' for
-// '\'. It returns false for a path longer than buf.
+// '\' and a run of '/' as one but at the start ("\\.\"). It returns
+// false for a path longer than buf.
 func pathOf(arg string, buf *[maxPath]byte) ([]byte, bool) {
 	n := 0
 	for i := 0; i < len(arg); i++ {
@@ -365,6 +366,9 @@ func pathOf(arg string, buf *[maxPath]byte) ([]byte, bool) {
 			c = '/'
 		case c >= 'A' && c <= 'Z':
 			c |= 0x20
+		}
+		if c == '/' && n > 1 && buf[n-1] == '/' {
+			continue // "////" as "/"; "//./PhysicalDrive0" keeps its two
 		}
 		if n == len(buf) {
 			return nil, false
@@ -498,11 +502,42 @@ func isDisk(arg string) bool {
 		return false
 	}
 	for _, d := range diskNames {
-		if rest, ok := cutPrefixBytes(name, d); ok && len(rest) > 0 {
+		rest, ok := cutPrefixBytes(name, d)
+		switch {
+		case !ok || len(rest) == 0:
+		case d == "mapper/":
 			return true
+		case d == "sd" || d == "hd" || d == "vd" || d == "xvd":
+			// a letter, then a partition's number: "sdb", "sdb1"; not "hdmi"
+			return rest[0] >= 'a' && rest[0] <= 'z' && digits(rest[1:])
+		default:
+			// a number, then a partition's: "nvme0n1p2", "mmcblk0p1", "disk2s1"
+			return rest[0] >= '0' && rest[0] <= '9' && diskTail(rest)
 		}
 	}
 	return false
+}
+
+// digits reports whether b is ASCII digits only (or empty).
+func digits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// diskTail reports whether b is a device's tail of digits and the letters
+// that number its namespaces and partitions ("0n1p2", "2s1"): no '.', no
+// word ("sdcard.img").
+func diskTail(b []byte) bool {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c == 'n' || c == 'p' || c == 's') {
+			return false
+		}
+	}
+	return true
 }
 
 // cutPrefixBytes is bytes.CutPrefix for a string prefix.
@@ -524,17 +559,14 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 // formatsDrive reports whether the format at word i is Windows' format
 // given a drive, where a command stands (handedCommand: "type format C: /q",
 // a line's "format d: /q"): a drive's letter after it, in the same
-// command, in capitals or with nothing but an option, a path's '\', a stop
-// or the end after its colon; not "Export format: CSV", "Use the format
-// Q: question", "the date format d: day".
+// command, with nothing but an option, a path's '\', a stop or the end
+// after its colon; not "Export format: CSV", "Use the format Q: question",
+// "the date format d: day", "Format C: a full day".
 func (z *Analyzer) formatsDrive(i int) bool {
 	k := i + 1
 	if z.words[i].joint != 0 || z.words[i].next == ':' || !z.nextIn(i, nil) || z.words[k].letters != 1 ||
 		len(z.tok(k)) != 1 || z.words[k].next != ':' || !z.handedCommand(i) {
 		return false
-	}
-	if z.words[k].capital {
-		return true
 	}
 	rest := trimLeft(z.text[z.words[k].to+1:], " \t") // past the colon
 	return rest == "" || strings.IndexByte("/\\\r\n.;`'\")", rest[0]) >= 0
@@ -544,8 +576,10 @@ func (z *Analyzer) formatsDrive(i int) bool {
 // TRUNCATE) of one of objects, in the same command: in capitals ("DROP
 // TABLE users", "DROP KEYSPACE prod"), or where a command stands
 // (handedCommand) with the statement's end right after the object's name, a
-// semicolon or the closing quote ("drop database shop;", psql -c 'drop
-// table orders'); not "a drop table" in prose, "In v3 we drop database
+// semicolon then the line's end or another statement, or the closing
+// quote ("drop database shop;", psql -c 'drop table orders'), in lower
+// case or quoted; not "a drop table" in prose, "Drop table borders; they
+// clutter the page", "drop table 4; it repeats…", "In v3 we drop database
 // migrations;", "a sharp drop; table 3 shows…".
 func (z *Analyzer) dropsStore(i int, objects []string) bool {
 	k := i + 1
@@ -555,13 +589,45 @@ func (z *Analyzer) dropsStore(i int, objects []string) bool {
 	if z.words[i].upper && z.words[k].upper {
 		return true
 	}
-	if !z.nextIn(k, nil) || !z.handedCommand(i) {
+	q := z.words[z.commandStart(i)].prev
+	quoted := q == '\'' || q == '"' || q == '`'
+	name := k + 1
+	if !z.nextIn(k, nil) || !z.handedCommand(i) || z.words[i].capital && !quoted || z.words[name].letters == 0 {
+		return false // "Drop table borders; …", "drop table 4; …"
+	}
+	_, e := z.command(name)
+	rest := trimLeft(z.text[z.words[z.shellWordEnd(name, e)-1].to:], " \t")
+	if quoted && rest != "" && rest[0] == q {
+		return true // psql -c "drop database prod"
+	}
+	if rest == "" || rest[0] != ';' {
 		return false
 	}
-	_, e := z.command(k + 1)
-	rest := trimLeft(z.text[z.words[z.shellWordEnd(k+1, e)-1].to:], " \t")
-	q := z.words[z.commandStart(i)].prev
-	return rest != "" && (rest[0] == ';' || (q == '\'' || q == '"') && rest[0] == q)
+	// After the semicolon, the statement's line ends, its quote closes, or
+	// another statement begins: not "drop table styling; use the theme".
+	rest = trimLeft(rest[1:], " \t")
+	if rest == "" || rest[0] == '\n' || rest[0] == '\r' || rest[0] == q && quoted || rest[0] == '-' {
+		return true
+	}
+	end := 0
+	for end < len(rest) && rest[end]|0x20 >= 'a' && rest[end]|0x20 <= 'z' {
+		end++
+	}
+	return foldIn(sqlStarts, rest[:end])
+}
+
+// sqlStarts are the words that open an SQL statement after a DROP's
+// semicolon ("DROP DATABASE x; CREATE DATABASE x;").
+var sqlStarts = []string{"create", "insert", "drop", "alter", "select", "update", "delete", "truncate", "grant", "commit", "begin", "vacuum"}
+
+// foldIn reports whether list, in lower case, holds s, ignoring case.
+func foldIn(list []string, s string) bool {
+	for _, w := range list {
+		if strings.EqualFold(w, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxInfraReach bounds how many words before its destroy destroysInfra
@@ -572,9 +638,21 @@ const maxInfraReach = 6
 // infrastructure tool's (infraTools), in the same command, with only its
 // options and "apply" or "run-all" between ("terraform destroy",
 // "terraform -chdir=prod destroy", "terraform apply -destroy",
-// "terragrunt run-all destroy"); not "Terraform plans can destroy
-// resources", "…with Terraform. Destroy nothing by hand."
+// "terragrunt run-all destroy"), neither for help nor for one target; not
+// "Terraform plans can destroy resources", "…with Terraform. Destroy
+// nothing by hand.", "terraform destroy --help", "terraform destroy
+// -target=module.preview".
 func (z *Analyzer) destroysInfra(i int) bool {
+	r := z.args(i)
+	for n := 0; n < maxCommand; n++ {
+		arg, ok := r.next()
+		if !ok {
+			break
+		}
+		if name, _, _ := strings.Cut(arg, "="); noRun(name) || name == "-target" || name == "--target" {
+			return false // help, a dry run, one target destroyed
+		}
+	}
 	for j := i - 1; j >= 0 && i-j <= maxInfraReach && !z.commandBreak(j+1); j-- {
 		switch t := z.tok(j); {
 		case hasWord(infraTools, t):
@@ -604,8 +682,10 @@ func (z *Analyzer) deletesWhole(i int) bool {
 }
 
 // argsMatch reports whether the arguments after word i begin, leaving
-// options aside, with pattern's words that are no options, in order, and
-// hold its options anywhere, ignoring case.
+// options and their values aside, with pattern's words that are no
+// options, in order ("kubectl -n kube-system delete namespace foo"), and
+// hold its options anywhere, by name ("--force=true"; one letter in its
+// case); and no option asks only for help or a dry run (noRun).
 func (z *Analyzer) argsMatch(i int, pattern string) bool {
 	words, options := pattern, ""
 	if k := strings.Index(pattern, " -"); k >= 0 {
@@ -616,6 +696,7 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 		need = 0
 	}
 	var found uint32
+	valued := false // the last argument was an option that may take the next as its value
 	r := z.args(i)
 	for n := 0; n < maxCommand; n++ {
 		arg, ok := r.next()
@@ -625,45 +706,73 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 		switch {
 		case arg == "":
 		case arg[0] == '-':
+			name, _, hasValue := strings.Cut(arg, "=")
+			if noRun(name) {
+				return false
+			}
 			rest := options
 			for j := 0; rest != ""; j++ {
 				var o string
 				o, rest, _ = strings.Cut(rest, " ")
-				if strings.EqualFold(arg, o) {
+				if name == o || len(o) > 2 && strings.EqualFold(name, o) {
 					found |= 1 << j
 				}
 			}
+			valued = !hasValue
+			continue
 		case words != "":
 			w, rest, _ := strings.Cut(words, " ")
-			if !strings.EqualFold(arg, w) {
+			switch {
+			case strings.EqualFold(arg, w):
+				words = rest
+			case !valued:
 				return false
 			}
-			words = rest
 		}
+		valued = false
 	}
 	return words == "" && found&need == need
 }
 
-// findsRoot reports whether the find at word i deletes what it finds
-// ("-delete", "-exec rm") under the root, a home or a system directory:
-// "find / -mtime +7 -delete", "find ~ -name '*' -exec rm -rf {} +"; not
-// "find /var/log/app -mtime +30 -delete". A bare "/" counts wherever it
-// stands: "-delete" or "-exec rm" after it is no prose.
+// noRun reports whether an option's name asks a command only for help or
+// a dry run: "--help", "-h", "--dry-run", "--dryrun".
+func noRun(name string) bool {
+	return name == "--help" || name == "-h" || strings.EqualFold(name, "--dry-run") || strings.EqualFold(name, "--dryrun")
+}
+
+// findsRoot reports whether the find at word i deletes ("-delete",
+// "-exec rm", "-exec /bin/rm") what it finds under the root, a home or a
+// system directory, one of the paths before its first expression, with
+// no test that narrows what it finds: "find / -mtime +7 -delete", "find
+// -L ~ -exec rm -f {} +"; not "find /var/log/app -mtime +30 -delete",
+// "find ~ -name .DS_Store -delete", "find ~ -type d -empty -delete". A
+// bare "/" counts wherever it stands (a cron line's "root find / …"): no
+// prose deletes with an unnarrowed "-delete".
 func (z *Analyzer) findsRoot(i int) bool {
 	r := z.args(i)
-	root, deletes, exec := false, false, false
+	root, deletes, narrowed, paths, exec := false, false, false, true, false
 	for n := 0; n < maxCommand; n++ {
 		arg, ok := r.next()
+		if !ok {
+			break
+		}
 		switch {
-		case !ok:
-			return root && deletes
 		case arg == "":
-		case n == 0:
-			root = rootClass(arg) != rootNone
-		case arg == "-delete", exec && arg == "rm":
+		case paths && (arg == "-H" || arg == "-L" || arg == "-P"):
+		case paths && arg[0] != '-' && arg[0] != '!' && arg != "(":
+			root = root || rootClass(arg) != rootNone
+		case arg == "-delete", exec && (arg == "rm" || strings.HasSuffix(arg, "/rm")):
+			paths = false
 			deletes = true
+		default:
+			paths = false
+			narrowed = narrowed || foldIn(findNarrowers, arg)
 		}
 		exec = arg == "-exec" || arg == "-execdir"
 	}
-	return root && deletes
+	return root && deletes && !narrowed
 }
+
+// findNarrowers are find's tests that keep what it deletes to some files:
+// by name, path or pattern, empty ones only, the starting point alone.
+var findNarrowers = []string{"-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-wholename", "-empty", "-maxdepth"}
