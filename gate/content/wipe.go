@@ -1,6 +1,9 @@
 package content
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Commands that destroy a system or its data wholesale, as Decisions 8
 // reads them (codeWiper). Their danger lies in arguments the tokenizer
@@ -328,8 +331,8 @@ func recurses(arg string, how removal) bool {
 	case removeCmd:
 		return strings.EqualFold(arg, "/s")
 	case removePowerShell:
-		_, ok := cutPrefixFold("-recurse", arg)
-		return len(arg) > 1 && arg[0] == '-' && ok // "-r", "-rec", "-Recurse"; not "-Force"
+		const recurse = "-recurse" // "-r", "-rec", "-Recurse"; not "-Force"
+		return len(arg) > 1 && len(arg) <= len(recurse) && strings.EqualFold(arg, recurse[:len(arg)])
 	}
 	return false
 }
@@ -401,22 +404,22 @@ func rootClass(arg string) root {
 	if n := len(p); n >= 4 && string(p[n-4:]) == "/*.*" {
 		p = p[:n-3]
 	}
-	t := trimRightBytes(p, "/*")
+	t := bytes.TrimRight(p, "/*")
 	switch {
 	case len(p) >= 3 && p[1] == ':' && p[2] == '/' && p[0] >= 'a' && p[0] <= 'z': // a drive and its root
-		dir := trimLeftBytes(t[min(2, len(t)):], "/")
-		if len(dir) == 0 || inBytes(windowsDirs, dir) {
+		dir := bytes.TrimLeft(t[min(2, len(t)):], "/")
+		if len(dir) == 0 || hasWord(windowsDirs, dir) {
 			return rootSystem
 		}
 	case len(t) == 0:
 		if p[0] == '/' {
 			return rootSystem
 		}
-	case inBytes(homeDirs, t):
+	case hasWord(homeDirs, t):
 		return rootHome
-	case inBytes(systemVars, t):
+	case hasWord(systemVars, t):
 		return rootSystem
-	case t[0] == '/' && inBytes(systemDirs, t[1:]):
+	case t[0] == '/' && hasWord(systemDirs, t[1:]):
 		return rootSystem
 	}
 	return rootNone
@@ -453,36 +456,10 @@ func hasAny(s, chars string) bool {
 	return false
 }
 
-// trimRightBytes and trimLeftBytes are trimRight and trimLeft for bytes.
-func trimRightBytes(b []byte, cutset string) []byte {
-	for len(b) > 0 && strings.IndexByte(cutset, b[len(b)-1]) >= 0 {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-func trimLeftBytes(b []byte, cutset string) []byte {
-	for len(b) > 0 && strings.IndexByte(cutset, b[0]) >= 0 {
-		b = b[1:]
-	}
-	return b
-}
-
-// inBytes reports whether list holds b.
-func inBytes(list []string, b []byte) bool {
-	for _, s := range list {
-		if string(b) == s {
-			return true
-		}
-	}
-	return false
-}
-
 // writesDisk reports whether a dd argument names a disk as its output
 // ("of=/dev/sda", `of="/dev/sda"`).
 func writesDisk(arg string) bool {
-	rest, ok := cutPrefixFold(arg, "of=")
-	return ok && isDisk(rest)
+	return hasPrefixFold(arg, "of=") && isDisk(arg[3:])
 }
 
 // isDisk reports whether a path names a disk or a partition of one
@@ -521,7 +498,7 @@ func isDisk(arg string) bool {
 // digits reports whether b is ASCII digits only (or empty).
 func digits(b []byte) bool {
 	for _, c := range b {
-		if c < '0' || c > '9' {
+		if !isDigit(c) {
 			return false
 		}
 	}
@@ -533,7 +510,7 @@ func digits(b []byte) bool {
 // word ("sdcard.img").
 func diskTail(b []byte) bool {
 	for _, c := range b {
-		if !(c >= '0' && c <= '9' || c == 'n' || c == 'p' || c == 's') {
+		if !isDigit(c) && c != 'n' && c != 'p' && c != 's' {
 			return false
 		}
 	}
@@ -548,14 +525,6 @@ func cutPrefixBytes(b []byte, prefix string) ([]byte, bool) {
 	return b[len(prefix):], true
 }
 
-// cutPrefixFold is strings.CutPrefix, ignoring case.
-func cutPrefixFold(s, prefix string) (string, bool) {
-	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
-		return s, false
-	}
-	return s[len(prefix):], true
-}
-
 // formatsDrive reports whether the format at word i is Windows' format
 // given a drive, where a command stands (handedCommand: "type format C: /q",
 // a line's "format d: /q"): a drive's letter after it, in the same
@@ -568,7 +537,7 @@ func (z *Analyzer) formatsDrive(i int) bool {
 		len(z.tok(k)) != 1 || z.words[k].next != ':' || !z.handedCommand(i) {
 		return false
 	}
-	rest := trimLeft(z.text[z.words[k].to+1:], " \t") // past the colon
+	rest := trimLeftSpace(z.text[z.words[k].to+1:]) // past the colon
 	return rest == "" || strings.IndexByte("/\\\r\n.;`'\")", rest[0]) >= 0
 }
 
@@ -596,7 +565,7 @@ func (z *Analyzer) dropsStore(i int, objects []string) bool {
 		return false // "Drop table borders; …", "drop table 4; …"
 	}
 	_, e := z.command(name)
-	rest := trimLeft(z.text[z.words[z.shellWordEnd(name, e)-1].to:], " \t")
+	rest := trimLeftSpace(z.text[z.words[z.shellWordEnd(name, e)-1].to:])
 	if quoted && rest != "" && rest[0] == q {
 		return true // psql -c "drop database prod"
 	}
@@ -605,7 +574,7 @@ func (z *Analyzer) dropsStore(i int, objects []string) bool {
 	}
 	// After the semicolon, the statement's line ends, its quote closes, or
 	// another statement begins: not "drop table styling; use the theme".
-	rest = trimLeft(rest[1:], " \t")
+	rest = trimLeftSpace(rest[1:])
 	if rest == "" || rest[0] == '\n' || rest[0] == '\r' || rest[0] == q && quoted || rest[0] == '-' {
 		return true
 	}
