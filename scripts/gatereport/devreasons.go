@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -255,6 +256,60 @@ func devCues(d *gatereport.Data, w io.Writer) {
 			fmt.Fprintf(w, " %6s|%-7s", pct(x.useful, x.nu), pct(x.threat, x.nt))
 		}
 		fmt.Fprintln(w)
+	}
+}
+
+// codeActs writes, per source (the suite per split) and per call by which
+// code acts (content.Analysis.CodeActs), how many useful, must-exclude and
+// other memories hold it: where a change to that reading can move a
+// decision at all, before any training or look.
+func codeActs(d *gatereport.Data, w io.Writer) {
+	type count struct{ useful, exclude, other int }
+	by := map[string]map[string]*count{}
+	var z content.Analyzer
+	var an content.Analysis
+	read := func(group string, cases []eval.Case) {
+		for i := range cases {
+			c := &cases[i]
+			g := group
+			if c.Origin != nil {
+				g = c.Origin.Benchmark
+			}
+			for _, m := range c.Memories {
+				z.Analyze(m.Text, &an)
+				for _, name := range an.CodeActs() {
+					if by[g] == nil {
+						by[g] = map[string]*count{}
+					}
+					if by[g][name] == nil {
+						by[g][name] = &count{}
+					}
+					x := by[g][name]
+					switch class, labelled := c.Expect[m.ID]; {
+					case labelled && class == eval.ExpectExclude:
+						x.exclude++
+					case slices.Contains(c.Useful, m.ID):
+						x.useful++
+					default:
+						x.other++
+					}
+				}
+			}
+		}
+	}
+	for _, split := range []string{suite.Train, suite.Dev, suite.Test} {
+		read("suite "+split, d.Suite[split])
+	}
+	for _, s := range d.Sources() {
+		read(s, d.Public[s])
+	}
+	groups := slices.Sorted(maps.Keys(by))
+	fmt.Fprintf(w, "%-14s %-16s %7s %7s %7s\n", "source", "code acts by", "useful", "exclude", "other")
+	for _, g := range groups {
+		for _, name := range slices.Sorted(maps.Keys(by[g])) {
+			x := by[g][name]
+			fmt.Fprintf(w, "%-14s %-16s %7d %7d %7d\n", g, name, x.useful, x.exclude, x.other)
+		}
 	}
 }
 

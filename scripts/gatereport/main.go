@@ -81,6 +81,7 @@ func main() {
 	cues := flag.Bool("dev-cues", false, "instead of the report, list on the dev set only how often each cue of the instruction head fires on useful memories and on instruction threats, per source")
 	dump := flag.Bool("dev-dump", false, "instead of the report, write the dev set's useful memories and threats as JSON lines")
 	devLOSO := flag.Bool("dev-loso", false, "instead of the report, leave one source out as the report does but measure each held-out source on its dev share only")
+	acts := flag.Bool("code-acts", false, "instead of the report, count per source and split the memories whose text holds code that acts (content.Analysis.CodeActs: rm, dd, subprocess…), by label: every public case and every split of the suite")
 	head := flag.Bool("dev-head", false, "instead of the report, show on the dev set only what the instruction head would do at other thresholds")
 	// Hyperparameters, to compare on -dev-loso; zero keeps train's default.
 	hidden := flag.Int("hidden", 0, "hidden units per member (0: train's default)")
@@ -91,7 +92,7 @@ func main() {
 	seedList := flag.String("seeds", "", "comma-separated seeds (1,2,3), in place of -seed: train and measure once per seed; the report pools them, -dev-loso lists each and ends with every source's AUROC per seed and the means")
 	flag.Parse()
 	seeds, err := parseSeeds(*seedList)
-	if err != nil || len(seeds) > 0 && (*head || *dump || *cues || *dev > 0 || *model != "") {
+	if err != nil || len(seeds) > 0 && (*head || *dump || *cues || *acts || *dev > 0 || *model != "") {
 		if err == nil {
 			err = errors.New("-seeds goes with the report or -dev-loso only")
 		}
@@ -124,6 +125,10 @@ func main() {
 	}
 	if *cues {
 		devCues(d, os.Stdout)
+		return
+	}
+	if *acts {
+		codeActs(d, os.Stdout)
 		return
 	}
 	if *dev > 0 {
