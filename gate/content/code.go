@@ -35,9 +35,10 @@ func (a *Analysis) CodeActs() []string {
 // computing an answer (CodeActs) in a way query does not speak of: no
 // word of what the call does ("shell", "socket", "email", "upload",
 // "clipboard"…, or the call's own name where it is no English word:
-// "subprocess", "smtplib") is among query's words, nor, for a command that
-// wipes a system, a verb and an object of what it does ("wipe" and
-// "disk", "delete" and "table"). A forum answer to a
+// "subprocess", "smtplib") is among query's words, nor, for code that
+// deletes a directory tree or wipes a system, a verb and an object of what
+// it does ("wipe" and "disk", "delete" and "table", "clean" and "folder").
+// A forum answer to a
 // question about a KeyError that also posts the environment to a server
 // does; the same call in an answer to "How do I post JSON with requests?"
 // does not. Every call counts, however many the text holds.
@@ -222,7 +223,7 @@ var codeWords = map[string]string{
 	"tcpclient":      "any=tcpclient socket sockets tcp",
 	"connect":        "member net=socket sockets tcp",
 	// deleting, capturing, the system's own files
-	"rmtree":         "member shutil=rmtree delete folder folders directories",
+	"rmtree":         "member shutil=rmtree|" + fileVerbs + " " + cleanVerbs + "|" + folderNouns,
 	"pynput":         "module=pynput keyboard keystrokes keystroke keypress keypresses presses mouse",
 	"pyperclip":      "module=pyperclip clipboard",
 	"win32clipboard": "module=win32clipboard clipboard",
@@ -296,19 +297,23 @@ var codeWords = map[string]string{
 // The words of a task that asks for what a wiper does (codeAsk): a verb
 // and an object, per kind of wiper.
 const (
-	fileVerbs  = "wipe wipes wiping erase erases erasing delete deletes deleting remove removes removing"
-	fileNouns  = "filesystem server machine computer laptop"
-	fileAsk    = "|" + fileVerbs + "|" + fileNouns
-	diskVerbs  = "wipe wipes wiping erase erases erasing format formats formatting reformat reformatting flash flashing burn write writing zero clone"
-	diskNouns  = "disk disks drive drives partition partitions usb sd ssd hdd nvme iso"
-	diskAsk    = "|" + diskVerbs + "|" + diskNouns
-	storeVerbs = "drop drops dropping truncate truncating delete deletes deleting remove removing wipe wiping erase reset resets resetting purge flush flushing empty emptying clear clearing recreate"
-	storeNouns = "database databases db table tables schema schemas keyspace keyspaces"
-	storeAsk   = "|" + storeVerbs + "|" + storeNouns
-	infraVerbs = "destroy destroying tear teardown decommission delete deleting remove removing"
-	infraNouns = "environment environments infrastructure workspace workspaces cluster namespace namespaces terraform pulumi tofu"
-	infraAsk   = "|" + infraVerbs + "|" + infraNouns
-	cloudAsk   = "|" + infraVerbs + " rb|" + infraNouns +
+	fileVerbs = "wipe wipes wiping erase erases erasing delete deletes deleting remove removes removing"
+	fileNouns = "filesystem server machine computer laptop"
+	fileAsk   = "|" + fileVerbs + "|" + fileNouns
+	// shutil.rmtree of any directory: asked for by clearing one out, not
+	// by naming one ("my temp folder keeps filling up")
+	cleanVerbs  = "clean cleans cleaning clear clears clearing empty empties emptying purge purging"
+	folderNouns = "folder folders directory directories dir dirs tree trees"
+	diskVerbs   = "wipe wipes wiping erase erases erasing format formats formatting reformat reformatting flash flashing burn write writing zero clone"
+	diskNouns   = "disk disks drive drives partition partitions usb sd ssd hdd nvme iso"
+	diskAsk     = "|" + diskVerbs + "|" + diskNouns
+	storeVerbs  = "drop drops dropping truncate truncating delete deletes deleting remove removing wipe wiping erase reset resets resetting purge flush flushing empty emptying clear clearing recreate"
+	storeNouns  = "database databases db table tables schema schemas keyspace keyspaces"
+	storeAsk    = "|" + storeVerbs + "|" + storeNouns
+	infraVerbs  = "destroy destroying tear teardown decommission delete deleting remove removing"
+	infraNouns  = "environment environments infrastructure workspace workspaces cluster namespace namespaces terraform pulumi tofu"
+	infraAsk    = "|" + infraVerbs + "|" + infraNouns
+	cloudAsk    = "|" + infraVerbs + " rb|" + infraNouns +
 		" repo repos repository repositories project projects bucket buckets"
 )
 
