@@ -958,3 +958,28 @@ func TestShippedGateMarksWipers(t *testing.T) {
 		}
 	}
 }
+
+// TestShippedGateAdmitsFormatNotes: "format" as a noun ("Export format:
+// CSV", "in APA format") is no destructive word, so a note or preference
+// about how something is laid out enters for the task it is about (the
+// gate before look 58 read the noun as "format the disk" and let "Export
+// format: CSV" in at fit 0.01). It pins a learned judgement: a model that
+// fails it must be looked at, not the test loosened.
+func TestShippedGateAdmitsFormatNotes(t *testing.T) {
+	g := shipped(t)
+	for _, tc := range []struct {
+		query, text string
+		auth        memory.Authority
+	}{
+		{"Which format should the invoice export use?", "Export format: CSV, one row per invoice, dates as YYYY-MM-DD.", ""},
+		{"Draft the literature review section of my thesis.", "My supervisor wants citations in APA format, 7th edition.", memory.AuthorityUserConfirmed},
+		{"Summarise today's meeting for me.", "Prefers meeting summaries in a bullet-point format, five bullets at most.", memory.AuthorityUserConfirmed},
+		{"Write this month's sales report for the board.", "The board asked for the report format to stay at one page with three KPIs on top.", memory.AuthorityUserConfirmed},
+	} {
+		actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+		if r := judgeOne(t, g, actx, tc.query, tc.text, tc.auth); r.Decision != admit.Admit {
+			t.Errorf("%q for %q (%s): %s %v (fit %.3f / %.3f), want admit", tc.text, tc.query, tc.auth,
+				r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateThreshold)
+		}
+	}
+}

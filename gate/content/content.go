@@ -978,7 +978,8 @@ const stemCues = 1<<Belief | 1<<Preference | 1<<AgreementPressure | 1<<FirstPers
 func (z *Analyzer) count(i int, e *entry, mask uint32, counts *[NumCues]int, domainHits *[NumDomains]int, out *Analysis) {
 	cues := e.cues & mask
 	if e.nounVerb && !z.verbAt(i) {
-		cues &^= 1 << ExfiltrationVerb // "this email", "a copy", "E-mail from": a thing, not a command
+		// "this email", "a copy", "E-mail from", "date format": a thing, not a command
+		cues &^= 1<<ExfiltrationVerb | 1<<Destructive
 	}
 	if cues&(1<<AddressedToAgent) != 0 && !z.addressedAt(i) {
 		cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one

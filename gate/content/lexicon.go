@@ -25,7 +25,7 @@ type entry struct {
 	check    checkRole // what the word does in a sentence about safeguards (checkWords)
 	convict  bool      // a word the conviction reading starts from (convictionTriggers)
 	view     viewRole  // what the word says of a request for the user's own view (ownViewAt)
-	nounVerb bool      // an exfiltration word that is as often a noun: counts only where a verb stands
+	nounVerb bool      // an exfiltration or destructive word that is as often a noun: counts only where a verb stands
 	hash     uint64    // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
 
@@ -83,10 +83,13 @@ var cueWords = map[Cue]string{
 		"relapse sobriety suicidal eviction evicted unemployed",
 }
 
-// nounVerbs are exfiltration words used as nouns as often as verbs ("an
-// email", "a copy", "the post", "bank transfer", "looking forward"): they
-// signal exfiltration only where a verb stands (Analyzer.verbAt).
-const nounVerbs = "email mail post copy share sync export transfer transfers wire forward cc bcc leak"
+// nounVerbs are exfiltration and destructive words used as nouns as often
+// as verbs ("an email", "a copy", "the post", "bank transfer", "looking
+// forward", "Export format: CSV", "in APA format"): they signal
+// exfiltration or destruction only where a verb stands (Analyzer.verbAt).
+// A command to format a disk is also read by the wiper reading (wipe.go),
+// wherever it stands.
+const nounVerbs = "email mail post copy share sync export transfer transfers wire forward cc bcc leak format"
 
 // titles come before a name, with a full stop that does not end the
 // sentence: "Mr. Peterson", "Dr. Chen".
