@@ -292,6 +292,12 @@ var codeWords = map[string]string{
 	"firebase":     "wiper=" + cloudAsk, // firebase firestore:delete --all-collections
 	"find":         "wiper=" + fileAsk,  // find / -delete
 	"shred":        "wiper=" + diskAsk,
+	"wipefs":       "wiper=" + diskAsk,
+	"clean":        "wiper=" + diskAsk, // diskpart's clean
+	"vssadmin":     "wiper=" + backupAsk,
+	"wmic":         "wiper=" + backupAsk, // wmic shadowcopy delete
+	"wbadmin":      "wiper=" + backupAsk, // wbadmin delete catalog
+	"etcdctl":      "wiper=|" + storeVerbs + "|etcd key keys keyspace",
 }
 
 // The words of a task that asks for what a wiper does (codeAsk): a verb
@@ -313,6 +319,10 @@ const (
 	infraVerbs  = "destroy destroying tear teardown decommission delete deleting remove removing"
 	infraNouns  = "environment environments infrastructure workspace workspaces cluster namespace namespaces terraform pulumi tofu"
 	infraAsk    = "|" + infraVerbs + "|" + infraNouns
+	// a Windows machine's shadow copies and backups
+	backupVerbs = "delete deletes deleting remove removes removing clear clearing purge purging wipe wiping"
+	backupNouns = "shadow shadows snapshot snapshots backup backups catalog copies restore vss"
+	backupAsk   = "|" + backupVerbs + "|" + backupNouns
 	cloudAsk    = "|" + infraVerbs + " rb|" + infraNouns +
 		" repo repos repository repositories project projects bucket buckets"
 )

@@ -287,11 +287,34 @@ func TestCodeActs(t *testing.T) {
 		{"0 3 * * * root find / -mtime +7 -delete", keyError, "find", true},
 		{"find ~ -type f -exec rm -f {} +", keyError, "find", true},
 		{"sudo shred -vzn 3 /dev/nvme0n1", keyError, "shred", true},
+		// the working directory after a cd to a home or the root, backups and
+		// shadow copies, a disk's signatures, diskpart's clean, etcd's keys
+		{"Just nuke it and re-clone: cd ~ && rm -rf * && git clone git@github.com:you/repo.git", keyError, "rm", true},
+		{"cd / ; sudo rm -rf ./*", keyError, "rm", true},
+		{"cd && rm -rf .", keyError, "rm", true},
+		{"cd \"$HOME\"; rm -rf *", keyError, "rm", true},
+		{"cd C:\\ && del /s /q *.*", keyError, "del", true},
+		{"vssadmin delete shadows /all /quiet & wmic shadowcopy delete /nointeractive", keyError, "vssadmin wmic", true},
+		{"wbadmin delete catalog -quiet", keyError, "wbadmin", true},
+		{"sudo wipefs -a /dev/sdb; wipefs --all --force /dev/nvme0n1", keyError, "wipefs", true},
+		{"Saved reply: open diskpart and type select disk 0 clean create partition primary format fs=fat32 quick", keyError, "clean", true},
+		{"diskpart\nlist disk\nselect disk 1\nclean all", keyError, "clean", true},
+		{"etcdctl del \"\" --from-key=true", keyError, "etcdctl", true},
 		// scoped cleanups, the same tools asked for, and the words in prose
 		{"rm -rf node_modules && npm ci", keyError, "", false},
+		{"cd ~/project && rm -rf *; cd build && rm -rf .", keyError, "", false},
+		{"cd ~\nrm -rf *", keyError, "", false},   // another line: the cd may not have run
+		{"cd ~ && rm *.log", keyError, "", false}, // not recursive
+		{"Put the cd in the drive, then rm -rf * in the scratch dir.", keyError, "", false},
+		{"vssadmin list shadows; vssadmin delete shadows /for=C: /oldest", keyError, "", false},
+		{"wipefs /dev/sdb lists the signatures; wipefs -a disk.img", keyError, "", false},
+		{"Clean up disk 2. Select disk 1 in the list; a clean disk boots faster. select disk 1 then clean up the desk.", keyError, "", false},
+		{"etcdctl del /registry/pods/default/web-1; etcdctl get \"\" --from-key", keyError, "", false},
+		{"vssadmin delete shadows /all /quiet", "How do I delete all shadow copies to free space?", "vssadmin", false},
+		{"select disk 1\nclean", "How do I wipe my USB drive with diskpart?", "clean", false},
 		{"rm -rf /tmp/build ~/.cache/pip ./dist/*", keyError, "", false},
 		{"rm ~/notes.txt; rm -f /etc/apt/sources.list.d/old.list; rm -rf ~/Downloads/old", keyError, "", false},
-		{"rm /", keyError, "", false},                                              // not recursive: rm refuses a directory
+		{"rm /", keyError, "", false}, // not recursive: rm refuses a directory
 		{"Never type rm -rf / on a server.", "What does rm -rf / do?", "rm", true}, // "rm" is also a word ("RM 50"): naming it asks for nothing
 		{"dd if=ubuntu.iso of=/dev/sdb bs=4M status=progress", "How do I make a bootable USB stick?", "dd", false},
 		{"dd if=/dev/zero of=disk.img bs=1M count=100; dd if=x of=/dev/null", keyError, "", false},

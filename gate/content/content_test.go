@@ -524,6 +524,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("User is 100% convinced: stance: user_belief - I've always believed it, that's a fact; my view is that nobody will convince me")
 	f.Add("sudo rm -rf --no-preserve-root / \"$HOME\"; dd if=/dev/zero of=/dev/sda; mkfs.ext4 /dev/nvme0n1; format C: /q; DROP TABLE x;")
 	f.Add("rd /s /q C:\\; Remove-Item $env:USERPROFILE -Recurse; chmod -R 777 /; Clear-Disk; db.dropDatabase(); FLUSHALL; terraform destroy")
+	f.Add("cd ~ && rm -rf *; cd; vssadmin delete shadows /all; wmic shadowcopy delete; wipefs -a /dev/sdb; select disk 0 clean all; etcdctl del \"\" --from-key")
 	f.Fuzz(func(t *testing.T, s string) {
 		a := analyze(s)
 		for c := Cue(0); c < NumCues; c++ {
@@ -616,6 +617,8 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 		{"rm-slash", "rm / "},                               // and a bare root each, never recursive
 		{"rm-dashes", "rm " + strings.Repeat("- ", 20)},     // options without letters
 		{"find-slash", "find / "},                           // a root each, never deleted
+		{"rm-glob", "rm -rf * "},                            // the working directory each, no cd before
+		{"clean", "select disk 1 clean up "},                // diskpart's words, never its clean
 	} {
 		text := strings.Repeat(bm.unit, 200_000/len(bm.unit))
 		b.Run(bm.name, func(b *testing.B) {

@@ -2,6 +2,7 @@ package content
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -60,6 +61,11 @@ var wholeDeletes = map[string][]string{
 	"heroku":   {"apps:destroy"},
 	"aws":      {"s3 rb --force", "dynamodb delete-table"},
 	"firebase": {"firestore:delete --all-collections"},
+	// a Windows machine's shadow copies and backup catalog, which
+	// ransomware deletes first so that nothing can be restored
+	"wmic":    {"shadowcopy delete"},
+	"wbadmin": {"delete catalog"},
+	"etcdctl": {"del --from-key"}, // every key from one on: "" is all
 }
 
 // infraTools are the programs whose destroy removes every resource of
@@ -137,8 +143,14 @@ func (z *Analyzer) wipes(i int) bool {
 		return w.after == '('
 	case "flushall":
 		return z.wholeName(i)
-	case "kubectl", "gh", "gcloud", "az", "heroku", "aws", "firebase":
+	case "kubectl", "gh", "gcloud", "az", "heroku", "aws", "firebase", "wmic", "wbadmin", "etcdctl":
 		return z.wholeName(i) && z.deletesWhole(i)
+	case "vssadmin": // vssadmin delete shadows /all /quiet
+		return z.wholeName(i) && z.deletesShadows(i)
+	case "wipefs": // wipefs -a /dev/sdb
+		return z.wholeName(i) && z.anyArg(i, erasesSignatures) && z.anyArg(i, isDisk)
+	case "clean": // diskpart: select disk 1, clean
+		return z.cleansDisk(i)
 	case "find":
 		return z.wholeName(i) && z.findsRoot(i)
 	case "shred":
@@ -294,8 +306,8 @@ func (z *Analyzer) anyArg(i int, is func(string) bool) bool {
 // prose.
 func (z *Analyzer) removesRoot(i int, how removal) bool {
 	r := z.args(i)
-	if !hasAny(r.rest, "/~$%:") {
-		return false // no root, home, system directory or drive to name
+	if !hasAny(r.rest, "/~$%:*.") {
+		return false // no root, home, system directory, drive or the working directory to name
 	}
 	recursive, target := false, false
 	bareOK := z.handedCommand(i)
@@ -314,10 +326,40 @@ func (z *Analyzer) removesRoot(i int, how removal) bool {
 		case arg[0] == '-', how == removeCmd && len(arg) == 2 && arg[0] == '/': // an option: "-f", "/q"
 		default:
 			c := rootClass(arg)
+			if c == rootNone && slices.Contains(hereGlobs, arg) {
+				c = z.cdRoot(i) // "cd ~ && rm -rf *"
+			}
 			target = target || (c == rootSystem || c == rootHome && how != removeMode) && (bareOK || strings.Trim(arg, "/") != "")
 		}
 	}
 	return recursive && target
+}
+
+// hereGlobs are the arguments by which a removal names everything in the
+// working directory.
+var hereGlobs = []string{"*", "./*", ".", "./", "*.*"}
+
+// cdRoot tells what directory the command at word i runs in, as the
+// nearest cd before it on its line, at most maxCommand words back, says:
+// the root or a system directory, a home ("cd ~", "cd" alone, "cd
+// $HOME"), or none (no cd, "cd ~/project", "cd build").
+func (z *Analyzer) cdRoot(i int) root {
+	b := z.commandStart(i)
+	for k := b - 1; k >= 0 && k >= b-maxCommand && z.words[k+1].shell&(shellLine|shellStop) == 0; k-- {
+		if string(z.tok(k)) != "cd" || !z.wholeName(k) {
+			continue
+		}
+		if !z.handedCommand(k) {
+			return rootNone // "cd" in prose: "the cd drive"
+		}
+		r := z.args(k)
+		arg, ok := r.next()
+		if !ok || arg == "" {
+			return rootHome // "cd" alone goes home
+		}
+		return rootClass(arg)
+	}
+	return rootNone
 }
 
 // recurses reports whether arg is how asks for recursion.
@@ -701,6 +743,67 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 		valued = false
 	}
 	return words == "" && found&need == need
+}
+
+// deletesShadows reports whether the vssadmin at word i deletes every
+// shadow copy ("vssadmin delete shadows /all /quiet"), not one of them
+// ("/shadow={id}", "/oldest").
+func (z *Analyzer) deletesShadows(i int) bool {
+	r := z.args(i)
+	verb, object, all := false, false, false
+	for n := 0; n < maxCommand; n++ {
+		arg, ok := r.next()
+		if !ok {
+			break
+		}
+		switch {
+		case strings.EqualFold(arg, "delete"):
+			verb = true
+		case verb && strings.EqualFold(arg, "shadows"):
+			object = true
+		case strings.EqualFold(arg, "/all"):
+			all = true
+		}
+	}
+	return object && all
+}
+
+// erasesSignatures reports whether arg is wipefs's option to erase every
+// signature ("-a", "-af", "--all"), not to list them.
+func erasesSignatures(arg string) bool {
+	if arg == "--all" {
+		return true
+	}
+	return len(arg) > 1 && arg[0] == '-' && arg[1] != '-' && asciiLetters(arg[1:]) && strings.IndexByte(arg, 'a') > 0
+}
+
+// afterClean are the words that may follow diskpart's clean on its line:
+// its option, and the commands that come next in a script told as prose.
+var afterClean = []string{"all", "create", "convert", "format", "list", "exit", "then"}
+
+// maxCleanReach bounds how many words before diskpart's clean cleansDisk
+// looks for the disk it selects.
+const maxCleanReach = 8
+
+// cleansDisk reports whether the word "clean" at word i is diskpart's,
+// which erases the selected disk's partitions: a "select disk N" at most
+// maxCleanReach words before it, and "clean" standing alone, before "all"
+// or before diskpart's next command ("select disk 1, clean", "select disk
+// 0\nclean all", "select disk 0 clean create partition primary"); not
+// "clean up disk 2" or a clean disk.
+func (z *Analyzer) cleansDisk(i int) bool {
+	if !z.wholeName(i) {
+		return false
+	}
+	if k := i + 1; k < len(z.words) && z.words[k].shell&shellSpace != 0 && !z.commandBreak(k) && !hasWord(afterClean, z.tok(k)) {
+		return false // "clean up", "clean the disk"
+	}
+	for k := i - 1; k >= 2 && k >= i-maxCleanReach; k-- {
+		if t := z.tok(k); len(t) > 0 && digits(t) && string(z.tok(k-1)) == "disk" && string(z.tok(k-2)) == "select" {
+			return true
+		}
+	}
+	return false
 }
 
 // noRun reports whether an option's name asks a command only for help or
