@@ -72,10 +72,21 @@ const maxAskGap = 3
 // object: "delete rows from the table", "remove one key in Redis".
 var askBlockers = hashesOf("from in on of at to for with into inside within than by across")
 
-// askNegations are the words before a verb, one or two back, that say a
-// task does not ask for the act: "never drop the database", "how do I
-// prevent accidentally deleting the production database?".
+// askNegations are the words before a verb, at most maxNegationReach
+// back, that say a task does not ask for the act: "never drop the
+// database", "how do I prevent accidentally deleting the production
+// database?", "how do I prevent ransomware from deleting shadow copies?".
 var askNegations = hashesOf("never not don't dont avoid prevent without stop")
+
+// maxNegationReach bounds how far before a verb actsOn looks for an
+// askNegations word.
+const maxNegationReach = 3
+
+// askAdjectives are verbs that are as often adjectives right before a
+// noun: they act on an object only with a word between ("clean out the
+// folder", "empty my folder"; not "a clean folder structure", "an empty
+// folder").
+var askAdjectives = hashesOf("clean clear empty")
 
 // actsOn reports whether a's words hold one of verbs followed, at most
 // maxAskGap words and no askBlockers later, by one of objects: "tear down
@@ -88,16 +99,28 @@ func actsOn(a *Analysis, verbs, objects []uint64) bool {
 		if !slices.Contains(verbs, h) {
 			continue
 		}
-		if p > 0 && slices.Contains(askNegations, a.Seq[p-1]) || p > 1 && slices.Contains(askNegations, a.Seq[p-2]) {
+		if negatedAt(a, p) {
 			continue // "never drop the database", "prevent accidentally deleting it"
 		}
+		adjective := slices.Contains(askAdjectives, h)
 		for q := p + 1; q < len(a.Seq) && q <= p+maxAskGap+1; q++ {
-			if slices.Contains(objects, a.Seq[q]) {
+			if slices.Contains(objects, a.Seq[q]) && !(adjective && q == p+1) {
 				return true
 			}
 			if slices.Contains(askBlockers, a.Seq[q]) {
 				break
 			}
+		}
+	}
+	return false
+}
+
+// negatedAt reports whether one of the maxNegationReach words before word
+// p of a's Seq is one of askNegations.
+func negatedAt(a *Analysis, p int) bool {
+	for k := max(0, p-maxNegationReach); k < p; k++ {
+		if slices.Contains(askNegations, a.Seq[k]) {
+			return true
 		}
 	}
 	return false
@@ -223,7 +246,7 @@ var codeWords = map[string]string{
 	"tcpclient":      "any=tcpclient socket sockets tcp",
 	"connect":        "member net=socket sockets tcp",
 	// deleting, capturing, the system's own files
-	"rmtree":         "member shutil=rmtree|" + fileVerbs + " " + cleanVerbs + "|" + folderNouns,
+	"rmtree":         "member shutil=rmtree|" + fileVerbs + " " + clearVerbs + "|" + folderNouns,
 	"pynput":         "module=pynput keyboard keystrokes keystroke keypress keypresses presses mouse",
 	"pyperclip":      "module=pyperclip clipboard",
 	"win32clipboard": "module=win32clipboard clipboard",
@@ -292,12 +315,12 @@ var codeWords = map[string]string{
 	"firebase":     "wiper=" + cloudAsk, // firebase firestore:delete --all-collections
 	"find":         "wiper=" + fileAsk,  // find / -delete
 	"shred":        "wiper=" + diskAsk,
-	"wipefs":       "wiper=" + diskAsk,
-	"clean":        "wiper=" + diskAsk, // diskpart's clean
-	"vssadmin":     "wiper=" + backupAsk,
-	"wmic":         "wiper=" + backupAsk, // wmic shadowcopy delete
-	"wbadmin":      "wiper=" + backupAsk, // wbadmin delete catalog
-	"etcdctl":      "wiper=|" + storeVerbs + "|etcd key keys keyspace",
+	"wipefs":       "wiper=wipefs" + diskAsk + " signature signatures filesystem filesystems",
+	"clean":        "wiper=diskpart|" + diskVerbs + " clean cleaning delete deleting remove removing|" + diskNouns, // diskpart's clean
+	"vssadmin":     "wiper=vssadmin wmic wbadmin" + backupAsk,
+	"wmic":         "wiper=vssadmin wmic wbadmin" + backupAsk, // wmic shadowcopy delete
+	"wbadmin":      "wiper=vssadmin wmic wbadmin" + backupAsk, // wbadmin delete catalog
+	"etcdctl":      "wiper=etcdctl|" + storeVerbs + "|etcd keyspace",
 }
 
 // The words of a task that asks for what a wiper does (codeAsk): a verb
@@ -308,8 +331,8 @@ const (
 	fileAsk   = "|" + fileVerbs + "|" + fileNouns
 	// shutil.rmtree of any directory: asked for by clearing one out, not
 	// by naming one ("my temp folder keeps filling up")
-	cleanVerbs  = "clean cleans cleaning clear clears clearing empty empties emptying purge purging"
-	folderNouns = "folder folders directory directories dir dirs tree trees"
+	clearVerbs  = "clean cleans cleaning clear clears clearing empty empties emptying purge purging"
+	folderNouns = "folder folders directory directories dir dirs"
 	diskVerbs   = "wipe wipes wiping erase erases erasing format formats formatting reformat reformatting flash flashing burn write writing zero clone"
 	diskNouns   = "disk disks drive drives partition partitions usb sd ssd hdd nvme iso"
 	diskAsk     = "|" + diskVerbs + "|" + diskNouns
@@ -319,9 +342,10 @@ const (
 	infraVerbs  = "destroy destroying tear teardown decommission delete deleting remove removing"
 	infraNouns  = "environment environments infrastructure workspace workspaces cluster namespace namespaces terraform pulumi tofu"
 	infraAsk    = "|" + infraVerbs + "|" + infraNouns
-	// a Windows machine's shadow copies and backups
-	backupVerbs = "delete deletes deleting remove removes removing clear clearing purge purging wipe wiping"
-	backupNouns = "shadow shadows snapshot snapshots backup backups catalog copies restore vss"
+	// a Windows machine's shadow copies and backups ("shadow", "copies"
+	// and "restore" alone are a CSS drop shadow, photos, a button)
+	backupVerbs = "delete deletes deleting remove removes removing clear clearing purge purging wipe wiping reset resetting"
+	backupNouns = "shadows snapshot snapshots backup backups catalog vss"
 	backupAsk   = "|" + backupVerbs + "|" + backupNouns
 	cloudAsk    = "|" + infraVerbs + " rb|" + infraNouns +
 		" repo repos repository repositories project projects bucket buckets"

@@ -618,7 +618,7 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 		{"rm-dashes", "rm " + strings.Repeat("- ", 20)},     // options without letters
 		{"find-slash", "find / "},                           // a root each, never deleted
 		{"rm-glob", "rm -rf * "},                            // the working directory each, no cd before
-		{"clean", "select disk 1 clean up "},                // diskpart's words, never its clean
+		{"clean", "disk 1 x\nclean "},                       // diskpart's clean at each line's start, looking back for its disk
 	} {
 		text := strings.Repeat(bm.unit, 200_000/len(bm.unit))
 		b.Run(bm.name, func(b *testing.B) {

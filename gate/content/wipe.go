@@ -62,11 +62,16 @@ var wholeDeletes = map[string][]string{
 	"aws":      {"s3 rb --force", "dynamodb delete-table"},
 	"firebase": {"firestore:delete --all-collections"},
 	// a Windows machine's shadow copies and backup catalog, which
-	// ransomware deletes first so that nothing can be restored
-	"wmic":    {"shadowcopy delete"},
-	"wbadmin": {"delete catalog"},
-	"etcdctl": {"del --from-key"}, // every key from one on: "" is all
+	// ransomware deletes first so that nothing can be restored ('/'
+	// switches are options: windowsTools)
+	"vssadmin": {"delete shadows /all"},
+	"wmic":     {"shadowcopy delete", "path win32_shadowcopy delete"},
+	"wbadmin":  {"delete catalog"},
 }
+
+// windowsTools are the tools of wholeDeletes whose options begin with
+// '/' ("/all", "/quiet", "/node:host").
+var windowsTools = []string{"vssadmin", "wmic", "wbadmin"}
 
 // infraTools are the programs whose destroy removes every resource of
 // an infrastructure.
@@ -107,8 +112,13 @@ const (
 // erasing one; Windows' format given a drive ("format C:"), PowerShell's
 // Clear-Disk; a DROP of a database, a table, a schema or a keyspace, or a
 // TRUNCATE of a table, in SQL (dropsStore), MongoDB's dropDatabase(),
-// Redis's FLUSHALL; kubectl deleting a namespace; an infrastructure
-// tool's destroy (destroysInfra). Scoped cleanups are none: "rm -rf
+// Redis's FLUSHALL; a command-line tool deleting a whole store of
+// resources, a Windows machine's shadow copies or its backup catalog
+// (deletesWhole: "kubectl delete namespace prod", "vssadmin delete
+// shadows /all"); etcd's keys deleted wholesale (deletesKeys); a disk's
+// signatures erased (erasesSignatures: "wipefs -a /dev/sdb"); diskpart's
+// clean of a selected disk (cleansDisk); an infrastructure tool's
+// destroy (destroysInfra). Scoped cleanups are none: "rm -rf
 // node_modules", "rm -rf /tmp/build", "chown -R $USER ~", "dd if=x.iso
 // of=disk.img", "Export format: CSV", "a price drop".
 func (z *Analyzer) wipes(i int) bool {
@@ -143,13 +153,13 @@ func (z *Analyzer) wipes(i int) bool {
 		return w.after == '('
 	case "flushall":
 		return z.wholeName(i)
-	case "kubectl", "gh", "gcloud", "az", "heroku", "aws", "firebase", "wmic", "wbadmin", "etcdctl":
+	case "kubectl", "gh", "gcloud", "az", "heroku", "aws", "firebase", "vssadmin", "wmic", "wbadmin":
 		return z.wholeName(i) && z.deletesWhole(i)
-	case "vssadmin": // vssadmin delete shadows /all /quiet
-		return z.wholeName(i) && z.deletesShadows(i)
-	case "wipefs": // wipefs -a /dev/sdb
-		return z.wholeName(i) && z.anyArg(i, erasesSignatures) && z.anyArg(i, isDisk)
-	case "clean": // diskpart: select disk 1, clean
+	case "etcdctl":
+		return z.wholeName(i) && z.deletesKeys(i)
+	case "wipefs":
+		return z.wholeName(i) && z.erasesSignatures(i)
+	case "clean":
 		return z.cleansDisk(i)
 	case "find":
 		return z.wholeName(i) && z.findsRoot(i)
@@ -301,16 +311,18 @@ func (z *Analyzer) anyArg(i int, is func(string) bool) bool {
 // files or changes their permissions, does so recursively (removal) to
 // the root, a home or a system directory (rootClass; for a change of
 // permissions, the root or a system directory only: "sudo chown -R $USER
-// ~" mends a home), or with "--no-preserve-root". A bare "/" counts only
-// where a command stands (handedCommand): "rm -r on the folder / directory" is
-// prose.
+// ~" mends a home), or to everything in a working directory that a cd
+// right before it made one of them (cdRoot: "cd ~ && rm -rf *"), or with
+// "--no-preserve-root". A bare "/" counts only where a command stands
+// (handedCommand): "rm -r on the folder / directory" is prose.
 func (z *Analyzer) removesRoot(i int, how removal) bool {
 	r := z.args(i)
-	if !hasAny(r.rest, "/~$%:*.") {
+	if !hasAny(r.rest, "/~$%:*") {
 		return false // no root, home, system directory, drive or the working directory to name
 	}
 	recursive, target := false, false
 	bareOK := z.handedCommand(i)
+	here, hereRead := rootNone, false // what the working directory is, read once
 	for n := 0; n < maxCommand; n++ {
 		arg, ok := r.next()
 		switch {
@@ -326,8 +338,11 @@ func (z *Analyzer) removesRoot(i int, how removal) bool {
 		case arg[0] == '-', how == removeCmd && len(arg) == 2 && arg[0] == '/': // an option: "-f", "/q"
 		default:
 			c := rootClass(arg)
-			if c == rootNone && slices.Contains(hereGlobs, arg) {
-				c = z.cdRoot(i) // "cd ~ && rm -rf *"
+			if c == rootNone && slices.Contains(hereGlobs, strings.Trim(arg, "`'\"")) {
+				if !hereRead {
+					here, hereRead = z.cdRoot(i), true
+				}
+				c = here // "cd ~ && rm -rf *"
 			}
 			target = target || (c == rootSystem || c == rootHome && how != removeMode) && (bareOK || strings.Trim(arg, "/") != "")
 		}
@@ -336,35 +351,59 @@ func (z *Analyzer) removesRoot(i int, how removal) bool {
 }
 
 // hereGlobs are the arguments by which a removal names everything in the
-// working directory.
-var hereGlobs = []string{"*", "./*", ".", "./", "*.*"}
+// working directory ("." and "./" rm refuses).
+var hereGlobs = []string{"*", "./*", "*.*"}
 
-// cdRoot tells what directory the command at word i runs in, as the
-// nearest cd before it on its line, at most maxCommand words back, says:
-// the root or a system directory, a home ("cd ~", "cd" alone, "cd
-// $HOME"), or none (no cd, "cd ~/project", "cd build").
+// cdRoot tells what directory the command at word i runs in when the
+// command right before it on its line, joined by a separator ("&&",
+// ";"), is a cd handed over as one (handedCommand) with one directory or
+// none: the root or a system directory, a home ("cd ~", "cd" alone, "cd
+// /d %USERPROFILE%"), or none ("cd ~/project", a cd on the line before,
+// which may not have run, "Tip: cd ~ is home; rm -rf * …", "…and rm -rf
+// *").
 func (z *Analyzer) cdRoot(i int) root {
 	b := z.commandStart(i)
-	for k := b - 1; k >= 0 && k >= b-maxCommand && z.words[k+1].shell&(shellLine|shellStop) == 0; k-- {
-		if string(z.tok(k)) != "cd" || !z.wholeName(k) {
+	if b == 0 || z.words[b].shell&shellSeparator == 0 || z.words[b].shell&shellLine != 0 {
+		return rootNone
+	}
+	cb, _ := z.command(b - 1)
+	for k := b - 1; k >= cb; k-- {
+		if t := z.tok(k); string(t) != "cd" && string(t) != "chdir" || !z.wholeName(k) {
 			continue
 		}
 		if !z.handedCommand(k) {
 			return rootNone // "cd" in prose: "the cd drive"
 		}
+		dir, dirs := rootHome, 0 // "cd" alone goes home
 		r := z.args(k)
-		arg, ok := r.next()
-		if !ok || arg == "" {
-			return rootHome // "cd" alone goes home
+		for n := 0; n < maxCommand; n++ {
+			arg, ok := r.next()
+			if !ok {
+				break
+			}
+			switch arg {
+			case "", "-L", "-P", "/d", "/D", "--":
+				continue // cd's options: cmd's "/d" changes the drive too
+			}
+			if dirs++; dirs > 1 {
+				return rootNone // prose: "cd ~ is home"
+			}
+			dir = rootClass(arg)
 		}
-		return rootClass(arg)
+		return dir
 	}
 	return rootNone
 }
 
+// shortOptions reports whether arg is one or more options of one letter
+// run together: "-r", "-rf", "-af".
+func shortOptions(arg string) bool {
+	return len(arg) > 1 && arg[0] == '-' && arg[1] != '-' && asciiLetters(arg[1:])
+}
+
 // recurses reports whether arg is how asks for recursion.
 func recurses(arg string, how removal) bool {
-	short := len(arg) > 1 && arg[0] == '-' && arg[1] != '-' && asciiLetters(arg[1:])
+	short := shortOptions(arg)
 	switch how {
 	case removeUnix:
 		return short && strings.ContainsAny(arg, "rR")
@@ -698,8 +737,13 @@ func (z *Analyzer) deletesWhole(i int) bool {
 // hold its options anywhere, by name ("--force=true"; one letter in its
 // case); and no option asks only for help or a dry run (noRun).
 func (z *Analyzer) argsMatch(i int, pattern string) bool {
+	slash := hasWord(windowsTools, z.tok(i)) // its options begin with '/'
 	words, options := pattern, ""
-	if k := strings.Index(pattern, " -"); k >= 0 {
+	k := strings.Index(pattern, " -")
+	if slash {
+		k = strings.Index(pattern, " /")
+	}
+	if k >= 0 {
 		words, options = pattern[:k], pattern[k+1:]
 	}
 	need := uint32(1)<<(strings.Count(options, " ")+1) - 1 // a bit per option
@@ -716,7 +760,7 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 		}
 		switch {
 		case arg == "":
-		case arg[0] == '-':
+		case arg[0] == '-', slash && arg[0] == '/':
 			name, _, hasValue := strings.Cut(arg, "=")
 			if noRun(name) {
 				return false
@@ -745,65 +789,129 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 	return words == "" && found&need == need
 }
 
-// deletesShadows reports whether the vssadmin at word i deletes every
-// shadow copy ("vssadmin delete shadows /all /quiet"), not one of them
-// ("/shadow={id}", "/oldest").
-func (z *Analyzer) deletesShadows(i int) bool {
+// deletesKeys reports whether the etcdctl at word i deletes every key
+// or every key from one on: "etcdctl del \"\" --from-key", "etcdctl del
+// \"\" --prefix", "etcdctl del /registry --prefix" (all of Kubernetes'
+// state); not "etcdctl del /registry/pods/default/web-1", "etcdctl get \"\"
+// --from-key".
+func (z *Analyzer) deletesKeys(i int) bool {
 	r := z.args(i)
-	verb, object, all := false, false, false
+	del, keyed, fromKey, prefix := false, false, false, false
+	key := ""
+	for n := 0; n < maxCommand; n++ {
+		arg, ok := r.next()
+		if !ok {
+			break
+		}
+		name, _, _ := strings.Cut(arg, "=")
+		switch {
+		case arg == "":
+		case noRun(name):
+			return false
+		case name == "--from-key":
+			fromKey = true
+		case name == "--prefix":
+			prefix = true
+		case arg[0] == '-':
+		case !del:
+			del = strings.EqualFold(arg, "del") // after options and their values
+		case !keyed:
+			keyed, key = true, strings.Trim(arg, "\"'/")
+		}
+	}
+	return del && keyed && (fromKey || prefix && (key == "" || key == "registry"))
+}
+
+// erasesSignatures reports whether the wipefs at word i erases every
+// signature of a disk ("wipefs -a /dev/sdb", "wipefs --all --force
+// /dev/nvme0n1"), neither listing them ("wipefs /dev/sdb") nor as a dry
+// run ("wipefs -n -a /dev/sdb", "--no-act").
+func (z *Analyzer) erasesSignatures(i int) bool {
+	r := z.args(i)
+	all, disk := false, false
 	for n := 0; n < maxCommand; n++ {
 		arg, ok := r.next()
 		if !ok {
 			break
 		}
 		switch {
-		case strings.EqualFold(arg, "delete"):
-			verb = true
-		case verb && strings.EqualFold(arg, "shadows"):
-			object = true
-		case strings.EqualFold(arg, "/all"):
+		case arg == "":
+		case arg == "--no-act", noRun(arg):
+			return false
+		case arg == "--all":
 			all = true
+		case shortOptions(arg):
+			if strings.IndexByte(arg, 'n') > 0 {
+				return false
+			}
+			all = all || strings.IndexByte(arg, 'a') > 0
+		default:
+			disk = disk || isDisk(arg)
 		}
 	}
-	return object && all
+	return all && disk
 }
 
-// erasesSignatures reports whether arg is wipefs's option to erase every
-// signature ("-a", "-af", "--all"), not to list them.
-func erasesSignatures(arg string) bool {
-	if arg == "--all" {
-		return true
-	}
-	return len(arg) > 1 && arg[0] == '-' && arg[1] != '-' && asciiLetters(arg[1:]) && strings.IndexByte(arg, 'a') > 0
-}
-
-// afterClean are the words that may follow diskpart's clean on its line:
-// its option, and the commands that come next in a script told as prose.
-var afterClean = []string{"all", "create", "convert", "format", "list", "exit", "then"}
+// diskpartCommands are the commands of diskpart that may follow its clean
+// on one line, in a script told as prose ("select disk 0 clean create
+// partition primary").
+var diskpartCommands = []string{"create", "convert", "format", "list", "exit", "online", "offline", "attributes", "assign", "rescan"}
 
 // maxCleanReach bounds how many words before diskpart's clean cleansDisk
-// looks for the disk it selects.
-const maxCleanReach = 8
+// looks for the disk it selects: "select disk 1", "online disk noerr",
+// "attributes disk clear readonly noerr", "clean".
+const maxCleanReach = 16
 
 // cleansDisk reports whether the word "clean" at word i is diskpart's,
-// which erases the selected disk's partitions: a "select disk N" at most
-// maxCleanReach words before it, and "clean" standing alone, before "all"
-// or before diskpart's next command ("select disk 1, clean", "select disk
+// which erases the selected disk's partitions: right after "select disk
+// N" or at a line's or a command's start, a "select disk N" at most
+// maxCleanReach words before it, and nothing after it but "all" or
+// diskpart's next command ("select disk 1; clean", "select disk
 // 0\nclean all", "select disk 0 clean create partition primary"); not
-// "clean up disk 2" or a clean disk.
+// "clean up disk 2", "select disk 2 … and keep it clean", "Select disk 2
+// from the dropdown. Click Clean.", "select disk 1 then clean all
+// temporary files".
 func (z *Analyzer) cleansDisk(i int) bool {
 	if !z.wholeName(i) {
 		return false
 	}
-	if k := i + 1; k < len(z.words) && z.words[k].shell&shellSpace != 0 && !z.commandBreak(k) && !hasWord(afterClean, z.tok(k)) {
-		return false // "clean up", "clean the disk"
+	if k := i + 1; k < len(z.words) && z.words[k].shell&shellSpace != 0 && !z.commandBreak(k) {
+		t := z.tok(k)
+		if string(t) == "all" {
+			k++
+			if k < len(z.words) && !z.commandBreak(k) {
+				t = z.tok(k)
+			} else {
+				t = nil
+			}
+		}
+		if t != nil && !hasWord(diskpartCommands, t) {
+			return false // "clean up", "clean the disk", "clean all temporary files"
+		}
 	}
-	for k := i - 1; k >= 2 && k >= i-maxCleanReach; k-- {
-		if t := z.tok(k); len(t) > 0 && digits(t) && string(z.tok(k-1)) == "disk" && string(z.tok(k-2)) == "select" {
+	if !z.selectsDisk(i-1) && z.words[i].shell&(shellLine|shellSeparator) == 0 {
+		return false // prose: "…, and keep it clean", "Click Clean."
+	}
+	for k := i - 1; k >= 0 && k >= i-maxCleanReach; k-- {
+		if z.selectsDisk(k) {
 			return true
 		}
 	}
 	return false
+}
+
+// selectsDisk reports whether word k is the disk of diskpart's "select
+// disk N" ("sel disk 1", "select disk $n").
+func (z *Analyzer) selectsDisk(k int) bool {
+	if k < 2 {
+		return false
+	}
+	t := z.tok(k)
+	if !(len(t) > 0 && digits(t) || z.words[k].prev == '$') || string(z.tok(k-1)) != "disk" {
+		return false
+	}
+	s := z.tok(k - 2)
+	return string(s) == "select" || string(s) == "sel"
 }
 
 // noRun reports whether an option's name asks a command only for help or
