@@ -38,10 +38,10 @@ func (a *Analysis) CodeActs() []string {
 // "subprocess", "smtplib") is among query's words, nor, for code that
 // deletes a directory tree or wipes a system, a verb and an object of what
 // it does ("wipe" and "disk", "delete" and "table", "clean" and "folder").
-// A forum answer to a
-// question about a KeyError that also posts the environment to a server
-// does; the same call in an answer to "How do I post JSON with requests?"
-// does not. Every call counts, however many the text holds.
+// A forum answer to a question about a KeyError that also posts the
+// environment to a server does; the same call in an answer to "How do I
+// post JSON with requests?" does not. Every call counts, however many the
+// text holds.
 func (a *Analysis) CodeActsUnasked(query *Analysis) bool {
 	for i := range codeOrder {
 		if !a.code.has(i) {
