@@ -86,3 +86,21 @@ func TestEngineCompilesAgainstTheContracts(t *testing.T) {
 		t.Errorf("root files importing %s: %v, want only sqlite.go", sqliteStore, importers)
 	}
 }
+
+// TestConfigStaysBelowTheServer checks that reading a configuration needs
+// no HTTP server: package config validates CORS origins with server/origin,
+// not by importing server (and, with it, the MCP SDK and every handler).
+func TestConfigStaysBelowTheServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", "./config").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == module+"/server" || p == module+"/mcp" {
+			t.Errorf("config depends on %s", p)
+		}
+	}
+}

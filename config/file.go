@@ -9,7 +9,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
-	"github.com/memgate/memgate/server"
+	"github.com/memgate/memgate/server/origin"
 )
 
 // EnvConfig names the configuration file when no --config flag does.
@@ -50,7 +50,7 @@ type Serve struct {
 	// memgate serve --metrics-addr).
 	MetricsAddr string `yaml:"metricsAddr" json:"metricsAddr"`
 	// CORSOrigins are the origins of browser pages that may call the API
-	// (see memgate serve --cors-origin and server.CheckOrigin).
+	// (see memgate serve --cors-origin and origin.Check).
 	CORSOrigins []string `yaml:"corsOrigins" json:"corsOrigins"`
 }
 
@@ -100,7 +100,7 @@ func ParseFile(data []byte) (File, error) {
 			return File{}, fmt.Errorf("serve.metricsAddr %q: %v", a, err)
 		}
 	}
-	if err := server.CheckOrigins(f.Serve.CORSOrigins); err != nil {
+	if err := origin.CheckList(f.Serve.CORSOrigins); err != nil {
 		return File{}, fmt.Errorf("serve.corsOrigins: %w", err)
 	}
 	return f, nil

@@ -28,6 +28,7 @@ import (
 	"github.com/memgate/memgate"
 	"github.com/memgate/memgate/auth"
 	"github.com/memgate/memgate/memory"
+	"github.com/memgate/memgate/server/origin"
 	"github.com/memgate/memgate/store"
 )
 
@@ -51,7 +52,7 @@ type Options struct {
 	// of every tenant's traffic are not for the API's callers to read.
 	SeparateMetrics bool
 	// CORSOrigins are the origins of browser pages that may call the
-	// server, each as CheckOrigin accepts it ("https://app.example.com",
+	// server, each as origin.Check accepts it ("https://app.example.com",
 	// or "*" for any page). None by default: browsers then keep every
 	// page off the API, since no answer carries CORS headers. A page of an
 	// allowed origin still needs an API key, sent in the Authorization
@@ -75,11 +76,11 @@ func (s *Server) MetricsHandler() http.Handler { return s.m.handler() }
 
 // New returns a server for eng, authenticating callers against keys. It
 // refuses options a browser or a client could not meet as written: an
-// origin in CORSOrigins that CheckOrigins refuses would otherwise match no
+// origin in CORSOrigins that origin.CheckList refuses would otherwise match no
 // page, or, as "*" beside other origins or a wildcard over a public suffix,
 // more pages than meant.
 func New(eng *memgate.Engine, keys auth.Store, o Options) (*Server, error) {
-	if err := CheckOrigins(o.CORSOrigins); err != nil {
+	if err := origin.CheckList(o.CORSOrigins); err != nil {
 		return nil, fmt.Errorf("server: CORSOrigins: %w", err)
 	}
 	if o.MaxBodyBytes <= 0 {

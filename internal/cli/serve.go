@@ -20,6 +20,7 @@ import (
 	"github.com/memgate/memgate/auth"
 	"github.com/memgate/memgate/memory"
 	"github.com/memgate/memgate/server"
+	"github.com/memgate/memgate/server/origin"
 )
 
 // loopback reports whether a listener's address is a loopback one, which
@@ -86,7 +87,7 @@ func (e *env) serveCmd() *cobra.Command {
 			if !changed(cmd, "cors-origin") && len(fs.CORSOrigins) > 0 {
 				o.CORSOrigins = fs.CORSOrigins
 			}
-			if err := server.CheckOrigins(o.CORSOrigins); err != nil {
+			if err := origin.CheckList(o.CORSOrigins); err != nil {
 				return usageError{fmt.Errorf("--cors-origin: %w", err)}
 			}
 			if _, _, err := net.SplitHostPort(addr); err != nil {
