@@ -305,6 +305,9 @@ func TestCodeActs(t *testing.T) {
 		{"`cd ~ && rm -rf *`", keyError, "rm", true},
 		{"Run \"cd / && rm -rf ./*\" to reset.", keyError, "rm", true},
 		{"cd /d %USERPROFILE% && del /s /q *", keyError, "del", true},
+		{"Set-Location ~; Remove-Item * -Recurse -Force", keyError, "item", true},
+		{"pushd / && sudo rm -rf ./*", keyError, "rm", true},
+		{"cd ~ && find . -delete", keyError, "find", true},
 		{"ETCDCTL_API=3 etcdctl del \"\" --prefix; etcdctl --endpoints=https://h:2379 del /registry --prefix", keyError, "etcdctl", true},
 		{"select disk 1\nonline disk noerr\nattributes disk clear readonly noerr\nclean", keyError, "clean", true},
 		{"sel disk $disk\nclean", keyError, "clean", true},
@@ -332,6 +335,7 @@ func TestCodeActs(t *testing.T) {
 		{"Go home (cd ~), then in the project dir run rm -rf * to reset it.", keyError, "", false},
 		{"wipefs -n -a /dev/sdb; wipefs --all --no-act /dev/sdb; wipefs -na /dev/sdb", keyError, "", false},
 		{"cd ~ && rm -rf .", keyError, "", false}, // rm refuses "."
+		{"cd ~/build && find . -delete; find . -name '*.pyc' -delete; Set-Location .\\out; Remove-Item * -Recurse", keyError, "", false},
 		{"vssadmin delete shadows /all /quiet", "How do I delete all VSS snapshots to free space?", "vssadmin", false},
 		{"vssadmin delete shadows /all /quiet", "Is vssadmin safe to run on a file server?", "vssadmin", false},
 		{"wbadmin delete catalog -quiet", "My Windows Server Backup catalog is corrupted, how do I reset the backup catalog?", "wbadmin", false},

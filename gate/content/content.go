@@ -1660,8 +1660,9 @@ func (z *Analyzer) tokenize(text string) {
 			}
 			waiting = false
 		}
-		if (r == ' ' || r == '\t' || r == '\r' || r == '\n') && (prev == '.' || prev == '?' || prev == '!') {
-			marks |= shellStop // a sentence's end: "bash. It", "done.” Then"; not " ~/.ssh"
+		if (r == ' ' || r == '\t' || r == '\r' || r == '\n') && (prev == '.' || prev == '?' || prev == '!') &&
+			!(gap >= 2 && last == '.' && (last2 == ' ' || last2 == '\t')) {
+			marks |= shellStop // a sentence's end: "bash. It", "done.” Then"; not " ~/.ssh", nor a lone "." ("find . -delete")
 		}
 		switch r {
 		case '|':

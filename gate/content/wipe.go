@@ -362,16 +362,20 @@ var hereGlobs = []string{"*", "./*", "*.*"}
 // which may not have run, "Tip: cd ~ is home; rm -rf * …", "…and rm -rf
 // *").
 func (z *Analyzer) cdRoot(i int) root {
+	for i > 0 && z.words[i].joint != 0 && z.words[i].shell&shellSpace == 0 {
+		i-- // the shell word's first word: "remove" of Remove-Item
+	}
 	b := z.commandStart(i)
 	if b == 0 || z.words[b].shell&shellSeparator == 0 || z.words[b].shell&shellLine != 0 {
 		return rootNone
 	}
 	cb, _ := z.command(b - 1)
 	for k := b - 1; k >= cb; k-- {
-		if t := z.tok(k); string(t) != "cd" && string(t) != "chdir" || !z.wholeName(k) {
+		at := z.changesDir(k)
+		if at < 0 {
 			continue
 		}
-		if !z.handedCommand(k) {
+		if at != cb && !z.handedCommand(at) {
 			return rootNone // "cd" in prose: "the cd drive"
 		}
 		dir, dirs := rootHome, 0 // "cd" alone goes home
@@ -393,6 +397,23 @@ func (z *Analyzer) cdRoot(i int) root {
 		return dir
 	}
 	return rootNone
+}
+
+// changesDir returns the first word of the command that word k names if
+// it changes the working directory (cd, chdir, pushd, PowerShell's
+// Set-Location), or -1.
+func (z *Analyzer) changesDir(k int) int {
+	switch string(z.tok(k)) {
+	case "cd", "chdir", "pushd":
+		if z.wholeName(k) {
+			return k
+		}
+	case "location":
+		if z.words[k].joint == '-' && string(z.tok(k-1)) == "set" && z.wholeName(k) {
+			return k - 1
+		}
+	}
+	return -1
 }
 
 // shortOptions reports whether arg is one or more options of one letter
@@ -939,6 +960,8 @@ func (z *Analyzer) findsRoot(i int) bool {
 		switch {
 		case arg == "":
 		case paths && (arg == "-H" || arg == "-L" || arg == "-P"):
+		case paths && (arg == "." || arg == "./"):
+			root = root || z.cdRoot(i) != rootNone // "cd ~ && find . -delete"
 		case paths && arg[0] != '-' && arg[0] != '!' && arg != "(":
 			root = root || rootClass(arg) != rootNone
 		case arg == "-delete", exec && (arg == "rm" || strings.HasSuffix(arg, "/rm")):
