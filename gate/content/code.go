@@ -317,9 +317,9 @@ var codeWords = map[string]string{
 	"shred":        "wiper=" + diskAsk,
 	"wipefs":       "wiper=wipefs" + diskAsk + " signature signatures filesystem filesystems",
 	"clean":        "wiper=diskpart|" + diskVerbs + " clean cleaning delete deleting remove removing|" + diskNouns, // diskpart's clean
-	"vssadmin":     "wiper=vssadmin wmic wbadmin" + backupAsk,
-	"wmic":         "wiper=vssadmin wmic wbadmin" + backupAsk, // wmic shadowcopy delete
-	"wbadmin":      "wiper=vssadmin wmic wbadmin" + backupAsk, // wbadmin delete catalog
+	"vssadmin":     backupWiper,
+	"wmic":         backupWiper, // wmic shadowcopy delete
+	"wbadmin":      backupWiper, // wbadmin delete catalog
 	"etcdctl":      "wiper=etcdctl|" + storeVerbs + "|etcd keyspace",
 }
 
@@ -347,6 +347,7 @@ const (
 	backupVerbs = "delete deletes deleting remove removes removing clear clearing purge purging wipe wiping reset resetting"
 	backupNouns = "shadows snapshot snapshots backup backups catalog vss"
 	backupAsk   = "|" + backupVerbs + "|" + backupNouns
+	backupWiper = "wiper=vssadmin wmic wbadmin" + backupAsk // the three tools ask for one another
 	cloudAsk    = "|" + infraVerbs + " rb|" + infraNouns +
 		" repo repos repository repositories project projects bucket buckets"
 )
