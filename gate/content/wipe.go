@@ -210,6 +210,7 @@ type argReader struct {
 	rest  string
 	quote byte // the quote or backtick before the command: its closing one ends it
 	done  bool
+	read  int // arguments returned so far: next stops at maxCommand
 }
 
 // args returns a reader of the shell arguments after the shell word that
@@ -249,7 +250,8 @@ func (z *Analyzer) args(i int) argReader {
 	return r
 }
 
-// next returns the next argument, and false after the last: the text up
+// next returns the next argument, and false after the last or the
+// maxCommand-th (a command is read that far only): the text up
 // to a space, a tab or a line break, a quoted part with its spaces ("C:\Old
 // Files"), without the parentheses, brackets and separators around it, a
 // final full stop or an HTML tag after it ("/</code>"). The closing quote
@@ -257,9 +259,10 @@ func (z *Analyzer) args(i int) argReader {
 // arguments.
 func (r *argReader) next() (string, bool) {
 	s := trimLeft(r.rest, " \t\r\n")
-	if r.done || s == "" {
+	if r.done || s == "" || r.read == maxCommand {
 		return "", false
 	}
+	r.read++
 	end := 0
 	for end < len(s) && s[end] != ' ' && s[end] != '\t' && s[end] != '\r' && s[end] != '\n' {
 		if q := s[end]; (q == '"' || q == '\'') && q != r.quote {
@@ -295,11 +298,7 @@ func (r *argReader) next() (string, bool) {
 // maxCommand, satisfies is.
 func (z *Analyzer) anyArg(i int, is func(string) bool) bool {
 	r := z.args(i)
-	for n := 0; n < maxCommand; n++ {
-		arg, ok := r.next()
-		if !ok {
-			return false
-		}
+	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		if arg != "" && is(arg) {
 			return true
 		}
@@ -323,11 +322,8 @@ func (z *Analyzer) removesRoot(i int, how removal) bool {
 	recursive, target := false, false
 	bareOK := z.handedCommand(i)
 	here, hereRead := rootNone, false // what the working directory is, read once
-	for n := 0; n < maxCommand; n++ {
-		arg, ok := r.next()
+	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		switch {
-		case !ok:
-			return recursive && target
 		case arg == "":
 		case arg == "--recursive":
 			recursive = true
@@ -380,11 +376,7 @@ func (z *Analyzer) cdRoot(i int) root {
 		}
 		dir, dirs := rootHome, 0 // "cd" alone goes home
 		r := z.args(k)
-		for n := 0; n < maxCommand; n++ {
-			arg, ok := r.next()
-			if !ok {
-				break
-			}
+		for arg, ok := r.next(); ok; arg, ok = r.next() {
 			switch arg {
 			case "", "-L", "-P", "/d", "/D", "--":
 				continue // cd's options: cmd's "/d" changes the drive too
@@ -715,11 +707,7 @@ const maxInfraReach = 6
 // -target=module.preview".
 func (z *Analyzer) destroysInfra(i int) bool {
 	r := z.args(i)
-	for n := 0; n < maxCommand; n++ {
-		arg, ok := r.next()
-		if !ok {
-			break
-		}
+	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		if name, _, _ := strings.Cut(arg, "="); noRun(name) || name == "-target" || name == "--target" {
 			return false // help, a dry run, one target destroyed
 		}
@@ -774,11 +762,7 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 	var found uint32
 	valued := false // the last argument was an option that may take the next as its value
 	r := z.args(i)
-	for n := 0; n < maxCommand; n++ {
-		arg, ok := r.next()
-		if !ok {
-			break
-		}
+	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		switch {
 		case arg == "":
 		case arg[0] == '-', slash && arg[0] == '/':
@@ -819,11 +803,7 @@ func (z *Analyzer) deletesKeys(i int) bool {
 	r := z.args(i)
 	del, keyed, fromKey, prefix := false, false, false, false
 	key := ""
-	for n := 0; n < maxCommand; n++ {
-		arg, ok := r.next()
-		if !ok {
-			break
-		}
+	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		name, _, _ := strings.Cut(arg, "=")
 		switch {
 		case arg == "":
@@ -850,11 +830,7 @@ func (z *Analyzer) deletesKeys(i int) bool {
 func (z *Analyzer) erasesSignatures(i int) bool {
 	r := z.args(i)
 	all, disk := false, false
-	for n := 0; n < maxCommand; n++ {
-		arg, ok := r.next()
-		if !ok {
-			break
-		}
+	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		switch {
 		case arg == "":
 		case arg == "--no-act", noRun(arg):
@@ -952,11 +928,7 @@ func noRun(name string) bool {
 func (z *Analyzer) findsRoot(i int) bool {
 	r := z.args(i)
 	root, deletes, narrowed, paths, exec := false, false, false, true, false
-	for n := 0; n < maxCommand; n++ {
-		arg, ok := r.next()
-		if !ok {
-			break
-		}
+	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		switch {
 		case arg == "":
 		case paths && (arg == "-H" || arg == "-L" || arg == "-P"):
