@@ -320,6 +320,7 @@ var codeWords = map[string]string{
 	"vssadmin":     backupWiper,
 	"wmic":         backupWiper, // wmic shadowcopy delete
 	"wbadmin":      backupWiper, // wbadmin delete catalog
+	"shadowcopy":   backupWiper, // PowerShell's Win32_ShadowCopy … .Delete()
 	"etcdctl":      "wiper=etcdctl|" + storeVerbs + "|etcd keyspace",
 }
 
@@ -347,7 +348,7 @@ const (
 	backupVerbs = "delete deletes deleting remove removes removing clear clearing purge purging wipe wiping reset resetting"
 	backupNouns = "shadows snapshot snapshots backup backups catalog vss"
 	backupAsk   = "|" + backupVerbs + "|" + backupNouns
-	backupWiper = "wiper=vssadmin wmic wbadmin" + backupAsk // the three tools ask for one another
+	backupWiper = "wiper=vssadmin wmic wbadmin shadowcopy" + backupAsk // the tools ask for one another
 	cloudAsk    = "|" + infraVerbs + " rb|" + infraNouns +
 		" repo repos repository repositories project projects bucket buckets"
 )

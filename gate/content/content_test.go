@@ -525,6 +525,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("sudo rm -rf --no-preserve-root / \"$HOME\"; dd if=/dev/zero of=/dev/sda; mkfs.ext4 /dev/nvme0n1; format C: /q; DROP TABLE x;")
 	f.Add("rd /s /q C:\\; Remove-Item $env:USERPROFILE -Recurse; chmod -R 777 /; Clear-Disk; db.dropDatabase(); FLUSHALL; terraform destroy")
 	f.Add("cd ~ && rm -rf *; cd; vssadmin delete shadows /all; wmic shadowcopy delete; wipefs -a /dev/sdb; select disk 0 clean all; etcdctl del \"\" --from-key")
+	f.Add("gwmi win32_shadowcopy | % { $_.Delete() }; wbadmin delete backup -keepVersions:0; etcdctl rm -r /")
 	f.Fuzz(func(t *testing.T, s string) {
 		a := analyze(s)
 		for c := Cue(0); c < NumCues; c++ {

@@ -66,7 +66,7 @@ var wholeDeletes = map[string][]string{
 	// switches are options: windowsTools)
 	"vssadmin": {"delete shadows /all"},
 	"wmic":     {"shadowcopy delete", "path win32_shadowcopy delete"},
-	"wbadmin":  {"delete catalog"},
+	"wbadmin":  {"delete catalog", "delete backup -keepversions:0", "delete systemstatebackup -keepversions:0"},
 }
 
 // windowsTools are the tools of wholeDeletes whose options begin with
@@ -157,6 +157,8 @@ func (z *Analyzer) wipes(i int) bool {
 		return z.wholeName(i) && z.deletesWhole(i)
 	case "etcdctl":
 		return z.wholeName(i) && z.deletesKeys(i)
+	case "shadowcopy": // PowerShell's Win32_ShadowCopy
+		return w.joint == '_' && string(prev) == "win32" && z.deletesShadowCopies(i)
 	case "wipefs":
 		return z.wholeName(i) && z.erasesSignatures(i)
 	case "clean":
@@ -749,8 +751,8 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 	slash := hasWord(windowsTools, z.tok(i)) // its options begin with '/'
 	words, options := pattern, ""
 	k := strings.Index(pattern, " -")
-	if slash {
-		k = strings.Index(pattern, " /")
+	if j := strings.Index(pattern, " /"); slash && j >= 0 && (k < 0 || j < k) {
+		k = j // "/all"; wbadmin's are "-quiet", "-keepVersions:0"
 	}
 	if k >= 0 {
 		words, options = pattern[:k], pattern[k+1:]
@@ -797,11 +799,12 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 // deletesKeys reports whether the etcdctl at word i deletes every key
 // or every key from one on: "etcdctl del \"\" --from-key", "etcdctl del
 // \"\" --prefix", "etcdctl del /registry --prefix" (all of Kubernetes'
-// state); not "etcdctl del /registry/pods/default/web-1", "etcdctl get \"\"
-// --from-key".
+// state), etcd v2's "etcdctl rm --recursive /"; not "etcdctl del
+// /registry/pods/default/web-1", "etcdctl get \"\" --from-key", "etcdctl
+// rm -r /jobs/old".
 func (z *Analyzer) deletesKeys(i int) bool {
 	r := z.args(i)
-	del, keyed, fromKey, prefix := false, false, false, false
+	del, rm, keyed, fromKey, prefix := false, false, false, false, false
 	key := ""
 	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		name, _, _ := strings.Cut(arg, "=")
@@ -811,16 +814,48 @@ func (z *Analyzer) deletesKeys(i int) bool {
 			return false
 		case name == "--from-key":
 			fromKey = true
-		case name == "--prefix":
+		case name == "--prefix", name == "--recursive", name == "-r":
 			prefix = true
 		case arg[0] == '-':
-		case !del:
+		case !del && !rm:
 			del = strings.EqualFold(arg, "del") // after options and their values
+			rm = strings.EqualFold(arg, "rm")   // etcd v2's
 		case !keyed:
 			keyed, key = true, strings.Trim(arg, "\"'/")
 		}
 	}
-	return del && keyed && (fromKey || prefix && (key == "" || key == "registry"))
+	wholesale := prefix && (key == "" || key == "registry")
+	return keyed && (del && (fromKey || wholesale) || rm && wholesale)
+}
+
+// deletesShadowCopies reports whether the Win32_ShadowCopy at word i is
+// the class whose instances a PowerShell line deletes: by their Delete
+// method ("Get-WmiObject Win32_ShadowCopy | ForEach-Object {
+// $_.Delete() }", "foreach ($s in Get-WmiObject Win32_ShadowCopy) {
+// $s.Delete() }"), or piped to Remove-CimInstance or Remove-WmiObject
+// ("Get-CimInstance Win32_ShadowCopy | Remove-CimInstance"), before the
+// line or the sentence ends; not "Get-CimInstance Win32_ShadowCopy |
+// Select-Object ID, InstallDate", "Win32_ShadowCopy has a Delete method".
+func (z *Analyzer) deletesShadowCopies(i int) bool {
+	piped := false
+	for k := i + 1; k < len(z.words) && k-i <= maxCommand; k++ {
+		w := &z.words[k]
+		if w.shell&(shellLine|shellStop) != 0 {
+			return false
+		}
+		piped = piped || w.shell&shellPipe != 0
+		switch string(z.tok(k)) {
+		case "delete": // $_.Delete()
+			if (w.prev == '.' || w.joint == '.') && w.after == '(' {
+				return true
+			}
+		case "ciminstance", "wmiobject": // Remove-CimInstance
+			if piped && w.joint == '-' && string(z.tok(k-1)) == "remove" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // erasesSignatures reports whether the wipefs at word i erases every
