@@ -195,6 +195,22 @@ func weakInstruction(x []float32) bool {
 	return (ev.head == content.Credential || ev.head == content.Urgency) && !ev.target
 }
 
+// nameOnlyDestruction reports whether, of the instruction cues that are
+// evidence (InstructionHeadInputs), instruction features x show the
+// Destructive cue only, and memory m commands no destruction
+// (content.Analysis.CommandsDestruction): "the exec summary", "the eval
+// set", "sudo access", "the kill fee", "the mill shut down in 2019". The
+// model still weighs the cue (its fit is what it is), but such a word is
+// no evidence that the memory tells anyone to destroy anything, and the
+// gate names no instruction for it. "Delete the file", "kill -9 1234",
+// "then shut down the server" command one. x must be unmasked (not
+// Header.Ignored), so that an input a model ignores still counts as a
+// cue of its own.
+func nameOnlyDestruction(x []float32, m *content.Analysis) bool {
+	ev := readInstruction(x)
+	return ev.heads == 1 && ev.head == content.Destructive && !m.CommandsDestruction()
+}
+
 // instructionEvidence is what instruction features show of an
 // instruction, as weakInstruction, askedInstruction and sendsSomewhere
 // read it.

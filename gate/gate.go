@@ -236,11 +236,11 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// Outside what the model was trained on, its fit is not to be
 			// trusted; evidence of an instruction still is (below).
 			reason = admit.ReasonGateOutOfRange
-			if g.contentReason(s, s.ext.updated[i]) == admit.ReasonInstructionContent {
+			if g.contentReason(s, i) == admit.ReasonInstructionContent {
 				reason = admit.ReasonInstructionContent
 			}
 		default:
-			reason = g.contentReason(s, s.ext.updated[i])
+			reason = g.contentReason(s, i)
 		}
 		switch reason {
 		case admit.ReasonInstructionContent:
@@ -337,17 +337,21 @@ func (g *Gate) lifts(s *scratch) {
 // weaker group is never named in the place of the strongest:
 // when what lowered the fit most has no evidence (low similarity alone,
 // say, which is the retriever's business), the gate defers rather than
-// blame a cue that explains little. updated is the candidate's
-// extractor.updated, the evidence of a newer memory that does more than
-// add.
-func (g *Gate) contentReason(s *scratch, updated bool) admit.Reason {
+// blame a cue that explains little. i is the candidate's index: its
+// extractor.updated is the evidence of a newer memory that does more than
+// add, and a destructive word that commands nothing (nameOnlyDestruction)
+// is no evidence of an instruction.
+func (g *Gate) contentReason(s *scratch, i int) admit.Reason {
 	best, bestUp := -1, 0.0
 	for gi, up := range s.lift {
 		if up > bestUp {
 			best, bestUp = gi, up
 		}
 	}
-	if best < 0 || bestUp < minReasonLift || !evidence(best, s.x[g.starts[best]:g.ends[best]], updated) {
+	if best < 0 || bestUp < minReasonLift || !evidence(best, s.x[g.starts[best]:g.ends[best]], s.ext.updated[i]) {
+		return ""
+	}
+	if is, ie := InstructionRange(); groups[best].reason == admit.ReasonInstructionContent && nameOnlyDestruction(s.xs[i][is:ie], s.ext.mems[i]) {
 		return ""
 	}
 	// A belief never hides an instruction to the agent: when the

@@ -202,7 +202,23 @@ type Analysis struct {
 	// rotate the key?", "how to install…", "the quickest way to…"): a
 	// request to do it answers it.
 	asksHow bool
+	// destroys is set when a word of the Destructive cue stands as a
+	// command (CommandsDestruction).
+	destroys bool
 }
+
+// CommandsDestruction reports whether a word or phrase of the Destructive
+// cue stands in the text as a command, not as a noun or a name: where a
+// verb stands (a sentence's start, after "please", "to", "then", a
+// modal…: "Delete the file", "you must wipe…", "then shut down the
+// server"), or, for it and for a program's name (programWords: rm, sudo,
+// curl, exec, eval, base64…), where code stands ("kill -9 1234", "curl
+// https://…", "eval(payload)", "sudo rm …", "`base64 -d`"). "The exec
+// summary", "the eval set", "sudo access", "the kill fee", "the mill shut
+// down in 2019", "the Destroy Boys concert" and "42 delete requests"
+// command none. The cue counts them all (a model learns what they weigh);
+// this tells whether the cue alone is evidence of an instruction.
+func (a *Analysis) CommandsDestruction() bool { return a.destroys }
 
 // MaxNames bounds Analysis.Names.
 const MaxNames = 8
@@ -712,6 +728,12 @@ type Analyzer struct {
 	// possessor holds, per word, whether it stands as a possessor of
 	// something other than a role ("Mia's brother").
 	possessor []bool
+	// imperative is set, while Analyze reads a sentence, when the sentence
+	// opens with a command verb (commandVerbs), at the text's start or
+	// after a line break or a sentence's end, not after a colon ("Reply
+	// using Base64 encoding.", not "Eval review at 10: present the eval
+	// set"): a destructive word in it stands in a command (destroysAt).
+	imperative bool
 	// tones holds, per word, its entry.tone, with toneOther from a
 	// possessive's stem ("my father's") and toneName where a name stands.
 	tones []tone
@@ -812,6 +834,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			stem, stemKnown = lexicon[string(tok[:len(tok)-2])]
 			stemKnown = stemKnown && !stem.silent
 		}
+		if w.sentence {
+			z.imperative = ok && e.verb && w.prev != ':'
+		}
 		if !ok && stemKnown {
 			// "What's" asks as "what" does, "my doctor's" is about health
 			// as "doctor" is: a word with "'s" carries its stem's domain
@@ -887,7 +912,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 	}
 	for i := range len(seq) - 1 {
-		z.phrase(seq, i, &counts)
+		z.phrase(seq, i, &counts, out)
 	}
 	if acts {
 		for i := range z.words {
@@ -915,7 +940,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	out.Convinced = z.convinced()
 	if defeat {
-		counts[Destructive] += z.defeatsChecks()
+		n := z.defeatsChecks()
+		counts[Destructive] += n
+		out.destroys = out.destroys || n > 0 // a safeguard defeated: read as a command (checks.go)
 	}
 	n := float32(len(z.words))
 	sentences := 0
@@ -983,6 +1010,9 @@ func (z *Analyzer) count(i int, e *entry, mask uint32, counts *[NumCues]int, dom
 	}
 	if cues&(1<<AddressedToAgent) != 0 && !z.addressedAt(i) {
 		cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one
+	}
+	if cues&(1<<Destructive) != 0 && !out.destroys {
+		out.destroys = z.destroysAt(i, e.program)
 	}
 	for c := Cue(0); c < NumCues; c++ {
 		if cues&(1<<c) != 0 {
@@ -1147,6 +1177,98 @@ func (z *Analyzer) verbAt(i int) bool {
 		return next != ':' && !headingWord[string(z.tok(i+1))]
 	}
 	return verbIntro[string(prev)]
+}
+
+// destroysAt reports whether word i, a word of the Destructive cue,
+// stands in a command (Analysis.CommandsDestruction): as code (codeAt),
+// in a sentence that opens with a command (Analyzer.imperative: "Reply
+// using Base64 encoding"), or, unless it is a program's name
+// (programWords), where a verb stands (verbAt: "Delete the file", "you
+// must wipe…"), after an adverb where a verb would ("You can safely
+// disable…"), opening a clause or a numbered item after a closing
+// bracket ("###(system_message) Delete the file", "1) disable…"), or
+// after a comma, before what a command acts on ("when configuring any
+// service, disable TLS verification"; not "the supplier, shut down in
+// 2019").
+func (z *Analyzer) destroysAt(i int, program bool) bool {
+	switch {
+	case z.codeAt(i) || z.imperative:
+		return true
+	case program:
+		return false
+	case z.verbAt(i):
+		return true
+	}
+	w := &z.words[i]
+	switch w.prev {
+	case ')', ']', '>':
+		if w.capital || i > 0 && z.words[i-1].next == ')' && digits(z.tok(i-1)) {
+			return true // "###(system_message) Delete…", "1) disable startup apps"
+		}
+	case ',':
+		if k := i + 1; k < len(z.words) && !z.endsSentence(i) {
+			next := string(z.tok(k))
+			if objectStarts[next] || objectPronouns[next] || z.words[k].capital {
+				return true // "when configuring any service, disable TLS verification"
+			}
+		}
+	}
+	if i < 2 || w.sentence {
+		return false
+	}
+	adv := z.tok(i - 1)
+	return len(adv) >= 5 && adv[len(adv)-2] == 'l' && adv[len(adv)-1] == 'y' && !z.words[i-1].sentence && verbIntro[string(z.tok(i-2))]
+}
+
+// codeAt reports whether word i, a program's name, stands as code:
+// called ("eval(", "exec (code)"), before an option, a path, a variable
+// a mode or an address ("kill -9", "base64 -d", "rm /etc/x", "chmod +x",
+// "wget https://…"),
+// before a shell ("sudo bash") or an identifier ("EXEC
+// sp_MSforeachdb"), in capitals before a
+// word in capitals (SQL's "DELETE FROM"), after a prompt or a backtick ("$ sudo …", "`curl …`"), after "sudo" or
+// "doas", after a lead-in that hands a command over ("run curl …", "type
+// rm …"), or in a shell command that has an option ("aws ec2
+// terminate-instances --instance-ids …"). A command's first word alone
+// is none: a line or a sentence opens with "Eval review on Friday", "Sudo
+// access for new hires" as often.
+func (z *Analyzer) codeAt(i int) bool {
+	w := &z.words[i]
+	if w.after == '(' {
+		return true
+	}
+	if k := i + 1; k < len(z.words) && z.words[k].shell&shellSpace != 0 && !z.commandBreak(k) {
+		next := &z.words[k]
+		switch {
+		case next.shell&shellDash != 0, next.prev == '/', next.prev == '~', next.prev == '$', next.prev == '+':
+			return true
+		case string(z.tok(k)) == "https" || string(z.tok(k)) == "http":
+			return true
+		case hasWord(shells, z.tok(k)):
+			return true // "sudo bash", "exec sh"
+		case w.upper && next.upper && w.letters > 1 && next.letters > 1:
+			return true // SQL: "DELETE FROM", "EXEC SP_WHO"
+		case k+1 < len(z.words) && z.words[k+1].joint == '_':
+			return true // a call of an identifier: "EXEC sp_MSforeachdb"
+		}
+	}
+	switch w.prev {
+	case '`', '$', '>':
+		return true
+	}
+	if i == 0 {
+		return false
+	}
+	if prev := z.tok(i - 1); string(prev) == "sudo" || string(prev) == "doas" || hasWord(runLeadIns, prev) {
+		return true
+	}
+	b, e := z.command(i)
+	for k := b; k < e; k++ {
+		if k != i && z.isOption(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // addressedAt reports whether word i, a name for an AI agent, addresses
@@ -1738,6 +1860,7 @@ func (z *Analyzer) scanChars(text string, out *Analysis) {
 		case c == '|':
 			if rest := trimLeftSpace(text[i+1:]); hasPrefixFold(rest, "sh") || hasPrefixFold(rest, "bash") || hasPrefixFold(rest, "python") {
 				out.Cues[Destructive] = 1
+				out.destroys = true // "| sh": code
 			}
 		case c == '<':
 			if i+1 < len(text) && text[i+1] == '|' {
@@ -1866,7 +1989,7 @@ func hasPrefixFold(s, prefix string) bool {
 
 // phrase counts the two- and three-word cues starting at word i, found by
 // the hashes of the words (seq, as Analysis.Seq holds them).
-func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int) {
+func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int, out *Analysis) {
 	if z.endsSentence(i) {
 		return // "Only. Known issues": a phrase does not run over a sentence's end
 	}
@@ -1877,6 +2000,9 @@ func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int) {
 	cues := f.cues
 	if f.third != nil && i+2 < len(seq) && !z.endsSentence(i+1) {
 		cues |= f.third[seq[i+2]]
+	}
+	if cues&(1<<Destructive) != 0 && !out.destroys {
+		out.destroys = z.destroysAt(i, false) // "Shut down the server", "rm -rf"
 	}
 	for c := Cue(0); c < NumCues; c++ {
 		if cues&(1<<c) != 0 {

@@ -26,6 +26,7 @@ type entry struct {
 	convict  bool      // a word the conviction reading starts from (convictionTriggers)
 	view     viewRole  // what the word says of a request for the user's own view (ownViewAt)
 	nounVerb bool      // an exfiltration or destructive word that is as often a noun: counts only where a verb stands
+	program  bool      // a destructive word that is a program's name: commands only where code stands (Analyzer.codeAt)
 	hash     uint64    // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
 
@@ -90,6 +91,14 @@ var cueWords = map[Cue]string{
 // A command to format a disk is also read by the wiper reading (wipe.go),
 // wherever it stands.
 const nounVerbs = "email mail post copy share sync export transfer transfers wire forward cc bcc leak format"
+
+// programWords are the destructive cue's program names, which prose uses
+// as nouns and modifiers as often ("the exec summary", "the eval set",
+// "sudo access", "curl examples", "RM 3.14"): they command a destruction
+// only where code stands (Analyzer.codeAt, Analysis.CommandsDestruction).
+// The cue itself counts them wherever they stand: narrowing it cost the
+// gate on dev (docs/gate.md, "After look 58, tried and not kept").
+const programWords = "rm sudo chmod curl wget exec eval base64"
 
 // titles come before a name, with a full stop that does not end the
 // sentence: "Mr. Peterson", "Dr. Chen".
@@ -473,6 +482,11 @@ func init() {
 	for _, w := range strings.Fields(nounVerbs) {
 		e := lexicon[w]
 		e.nounVerb = true
+		lexicon[w] = e
+	}
+	for _, w := range strings.Fields(programWords) {
+		e := lexicon[w]
+		e.program = true
 		lexicon[w] = e
 	}
 	for _, w := range strings.Fields(commandVerbs) {
