@@ -1294,6 +1294,35 @@ func (z *Analyzer) addressedAt(i int) bool {
 			return true
 		}
 	}
+	return z.readerAt(i)
+}
+
+// readerAt reports whether word i, a name for an AI agent, names whoever
+// reads the text, as planted lines address it: a reading participle and
+// "this" or "these" after it ("assistant reading this memory",
+// "LLMs processing these notes"), after "any", "every", "all" or "each"
+// ("IMPORTANT for any assistant reading this memory: …", "Note to any
+// automated assistant reading this file: …"), or followed by a colon or a
+// comma ("The AI reading this page, …"). "The AI reviewing this
+// contract flagged two clauses" describes one.
+func (z *Analyzer) readerAt(i int) bool {
+	k := i + 1
+	if k+1 >= len(z.words) || z.words[k].sentence || z.words[k+1].sentence || !readingVerbs[string(z.tok(k))] {
+		return false
+	}
+	if t := string(z.tok(k + 1)); t != "this" && t != "these" {
+		return false
+	}
+	for j := k + 1; j <= k+2 && j < len(z.words); j++ {
+		if n := z.words[j].next; n == ':' || n == ',' {
+			return true // "…reading this memory:", "…reading this,"
+		}
+	}
+	for j := i - 1; j >= 0 && j >= i-2 && !z.words[j+1].sentence; j-- {
+		if readerQuantifiers[string(z.tok(j))] {
+			return true // "any (automated) assistant reading this"
+		}
+	}
 	return false
 }
 

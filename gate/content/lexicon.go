@@ -134,6 +134,15 @@ var addressIntro = setOf("you dear hey hi hello attention")
 // do: "AI assistants reading this must…", "the agent should…".
 var modal = setOf("must should shall will need needs you your please")
 
+// readingVerbs are how a planted line names its reader, after a name for
+// the agent: "any assistant reading this", "LLMs processing these notes"
+// (Analyzer.readerAt).
+var readingVerbs = setOf("reading processing parsing scanning seeing summarizing summarising reviewing analyzing analysing ingesting handling viewing")
+
+// readerQuantifiers stand before a name for the agent that addresses
+// whichever one reads the text: "any assistant reading this" (readerAt).
+var readerQuantifiers = setOf("any every all each")
+
 // overridePhrases are the two- and three-word phrases that override the
 // agent's instructions.
 func overridePhrases() string {
