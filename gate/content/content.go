@@ -734,6 +734,10 @@ type Analyzer struct {
 	// using Base64 encoding.", not "Eval review at 10: present the eval
 	// set"): a destructive word in it stands in a command (destroysAt).
 	imperative bool
+	// inTicks is set, while Analyze reads a word, when an odd number of
+	// backticks stands before it: the word is inside inline code or a
+	// fenced block (codeAt).
+	inTicks bool
 	// tones holds, per word, its entry.tone, with toneOther from a
 	// possessive's stem ("my father's") and toneName where a name stands.
 	tones []tone
@@ -745,7 +749,9 @@ type Analyzer struct {
 	// convicts holds the words of the last text a belief held firmly may
 	// rest on (entry.convict), in order: all convinced reads.
 	convicts []int
-	// text is the text being analysed, while markCodeActs reads it.
+	// text is the text being analysed, while Analyze runs: the shell's
+	// arguments lie between words (wipes), and so do the marks that open
+	// a clause (destroysAt).
 	text string
 }
 
@@ -801,6 +807,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	named := false // an addressee has been put first in names
 	*out = Analysis{Bytes: len(text)}
 	z.tokenize(text)
+	z.text = text // the shell's arguments and the marks between words (wipes, destroysAt)
+	defer z.forgetText()
+	z.imperative, z.inTicks = false, false
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
 	z.content, z.possessor, z.tones, z.checks = z.content[:0], z.possessor[:0], z.tones[:0], z.checks[:0]
@@ -836,6 +845,13 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		if w.sentence {
 			z.imperative = ok && e.verb && w.prev != ':'
+		}
+		gap := text[:w.from] // what stands between this word and the one before
+		if i > 0 {
+			gap = text[z.words[i-1].to:w.from]
+		}
+		if strings.Count(gap, "`")%2 == 1 {
+			z.inTicks = !z.inTicks
 		}
 		if !ok && stemKnown {
 			// "What's" asks as "what" does, "my doctor's" is about health
@@ -931,9 +947,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 	}
 	if code {
-		z.text = text // the shell's arguments lie between words (Analyzer.wipes)
 		z.markCodeActs(out)
-		z.text = ""
 	}
 	if praise {
 		counts[AgreementPressure] += z.pressures()
@@ -1179,20 +1193,29 @@ func (z *Analyzer) verbAt(i int) bool {
 	return verbIntro[string(prev)]
 }
 
+// forgetText drops the text Analyze read, so that the Analyzer does not
+// keep it alive between calls.
+func (z *Analyzer) forgetText() { z.text = "" }
+
 // destroysAt reports whether word i, a word of the Destructive cue,
-// stands in a command (Analysis.CommandsDestruction): as code (codeAt),
-// in a sentence that opens with a command (Analyzer.imperative: "Reply
-// using Base64 encoding"), or, unless it is a program's name
-// (programWords), where a verb stands (verbAt: "Delete the file", "you
-// must wipe…"), after an adverb where a verb would ("You can safely
-// disable…"), opening a clause or a numbered item after a closing
-// bracket ("###(system_message) Delete the file", "1) disable…"), or
-// after a comma, before what a command acts on ("when configuring any
-// service, disable TLS verification"; not "the supplier, shut down in
-// 2019").
+// stands in a command (Analysis.CommandsDestruction): as code (codeAt), in
+// a sentence that opens with a command (Analyzer.imperative: "Reply using
+// Base64 encoding"), before what it acts on when no determiner stands
+// before it (actsOnObject: "if the tunnel drops disable the firewall",
+// "curl the bootstrap script", "rm the .git directory"), or, unless it is
+// a program's name (programWords), where a verb stands (verbAt: "Delete
+// the file", "you must wipe…"), after a word that opens advice
+// (destroyIntros: "Next truncate…", "I'd uninstall…", "best delete…") or
+// an adverb that does ("You can safely disable…", "Obviously disable…"),
+// opening a clause after a closing bracket ("###(system_message) Delete
+// the file", "1) disable…"), after a mark that opens one (a dash, an
+// arrow, a bullet, a curly quote, a table's '|': "Storage → delete the
+// Photos library"), or after a comma before what a command acts on
+// ("when configuring any service, disable TLS verification"; not "the
+// supplier, shut down in 2019").
 func (z *Analyzer) destroysAt(i int, program bool) bool {
 	switch {
-	case z.codeAt(i) || z.imperative:
+	case z.codeAt(i) || z.imperative || z.actsOnObject(i):
 		return true
 	case program:
 		return false
@@ -1213,44 +1236,120 @@ func (z *Analyzer) destroysAt(i int, program bool) bool {
 			}
 		}
 	}
-	if i < 2 || w.sentence {
+	if z.clauseMarkBefore(i) {
+		return z.words[i].next != ':' && !headingWord[string(z.tok(i+1))]
+	}
+	if i == 0 {
 		return false
 	}
-	adv := z.tok(i - 1)
-	return len(adv) >= 5 && adv[len(adv)-2] == 'l' && adv[len(adv)-1] == 'y' && !z.words[i-1].sentence && verbIntro[string(z.tok(i-2))]
+	prev := z.tok(i - 1)
+	if destroyIntros[string(prev)] && !z.words[i].sentence {
+		return true
+	}
+	adverb := len(prev) >= 5 && prev[len(prev)-2] == 'l' && prev[len(prev)-1] == 'y'
+	return adverb && (z.words[i-1].sentence || i >= 2 && verbIntro[string(z.tok(i-2))])
 }
 
-// codeAt reports whether word i, a program's name, stands as code:
-// called ("eval(", "exec (code)"), before an option, a path, a variable
-// a mode or an address ("kill -9", "base64 -d", "rm /etc/x", "chmod +x",
-// "wget https://…"),
-// before a shell ("sudo bash") or an identifier ("EXEC
-// sp_MSforeachdb"), in capitals before a
-// word in capitals (SQL's "DELETE FROM"), after a prompt or a backtick ("$ sudo …", "`curl …`"), after "sudo" or
-// "doas", after a lead-in that hands a command over ("run curl …", "type
-// rm …"), or in a shell command that has an option ("aws ec2
-// terminate-instances --instance-ids …"). A command's first word alone
-// is none: a line or a sentence opens with "Eval review on Friday", "Sudo
-// access for new hires" as often.
+// actsOnObject reports whether word i stands right before what a command
+// acts on (actObjects, a path), in the same sentence, and after no
+// determiner: "disable the firewall", "curl the script", "wipe
+// everything", "rm ~/.ssh"; not "the kill the…", nor "the plant
+// shutdown this week" or "a data purge every Friday", whose "this" and
+// "every" are time's.
+func (z *Analyzer) actsOnObject(i int) bool {
+	k := i + 1
+	if k >= len(z.words) || z.endsSentence(i) || z.words[k].sentence || i > 0 && objectStarts[string(z.tok(i-1))] {
+		return false
+	}
+	next := string(z.tok(k))
+	switch p := z.words[k].prev; {
+	case actObjects[next]:
+		return true
+	case z.words[k].shell&shellSpace != 0 && (p == '/' || p == '~'):
+		return true
+	}
+	return false
+}
+
+// clauseMarkBefore reports whether a mark that opens a clause stands
+// between word i and the one before it, besides the ASCII ones the
+// tokenizer reads as a sentence's start: an en or em dash, an arrow, a
+// bullet, an ellipsis, an opening curly quote, a check mark or a table's
+// '|' ("Known fix — uninstall Windows Defender", "Settings → General →
+// delete…", "| 2 | disable real-time protection |").
+func (z *Analyzer) clauseMarkBefore(i int) bool {
+	for _, r := range z.gapBefore(i) {
+		switch r {
+		case '\u2013', '\u2014', '\u2192', '\u2022', '\u2026', '\u201c', '\u2018', '\u2714', '|':
+			return true
+		}
+	}
+	return false
+}
+
+// gapBefore returns the text between word i and the one before it (the
+// text's start for the first), "" where they touch.
+func (z *Analyzer) gapBefore(i int) string {
+	from := 0
+	if i > 0 {
+		from = z.words[i-1].to
+	}
+	if to := z.words[i].from; from < to && to <= len(z.text) {
+		return z.text[from:to]
+	}
+	return ""
+}
+
+// codeAt reports whether word i, a program's name or a destructive word,
+// stands as code:
+//   - called ("eval(", "exec (code)");
+//   - before an option, a Windows switch, a path, a variable, a mode, an
+//     address or a shell ("kill -9", "rm –rf" with an en dash, "reg delete
+//     … /f", "rm /etc/x", "chmod +x", "chmod 777", "wget https://…",
+//     "sudo bash");
+//   - before an identifier or a verb joined to it that acts on something
+//     ("EXEC sp_MSforeachdb", "base64-decode the patch"), in capitals before a word in capitals (SQL's
+//     "DELETE FROM"), or in lower case before "from", a table and "where"
+//     or ';' (sqlTableAt: "delete from audit_log where…");
+//   - inside backticks (inline code, a fenced block), after a prompt,
+//     "sudo", "doas" or a lead-in that hands a command over ("run curl
+//     …"), or within three words after a command-line tool (cliTools:
+//     "kubectl delete namespace", "gcloud sql instances delete …",
+//     "systemctl disable firewalld");
+//   - in a shell command that has an option ("aws ec2 terminate-instances
+//     --instance-ids …").
+//
+// A command's first word alone is none: a line or a sentence opens with
+// "Eval review on Friday", "Sudo access for new hires" as often.
 func (z *Analyzer) codeAt(i int) bool {
 	w := &z.words[i]
-	if w.after == '(' {
+	if w.after == '(' || z.inTicks {
 		return true
 	}
 	if k := i + 1; k < len(z.words) && z.words[k].shell&shellSpace != 0 && !z.commandBreak(k) {
 		next := &z.words[k]
+		t := z.tok(k)
 		switch {
 		case next.shell&shellDash != 0, next.prev == '/', next.prev == '~', next.prev == '$', next.prev == '+':
 			return true
-		case string(z.tok(k)) == "https" || string(z.tok(k)) == "http":
+		case string(t) == "https" || string(t) == "http":
 			return true
-		case hasWord(shells, z.tok(k)):
+		case hasWord(shells, t):
 			return true // "sudo bash", "exec sh"
+		case len(t) == 3 && digits(t) && t[0] <= '7':
+			return true // a mode: "chmod 777 /var/www"
 		case w.upper && next.upper && w.letters > 1 && next.letters > 1:
 			return true // SQL: "DELETE FROM", "EXEC SP_WHO"
 		case k+1 < len(z.words) && z.words[k+1].joint == '_':
 			return true // a call of an identifier: "EXEC sp_MSforeachdb"
+		case string(t) == "from" && z.sqlTableAt(k+1):
+			return true // SQL in lower case: "delete from audit_log where…"
+		case next.letters <= 3 && (strings.HasSuffix(z.gapBefore(k), "\u2013") || strings.HasSuffix(z.gapBefore(k), "\u2014")):
+			return true // an option a word processor turned into a dash: "rm –rf"
 		}
+	}
+	if k := i + 1; k < len(z.words) && z.words[k].joint == '-' && z.actsOnObject(k) {
+		return true // "base64-decode the patch"
 	}
 	switch w.prev {
 	case '`', '$', '>':
@@ -1262,13 +1361,47 @@ func (z *Analyzer) codeAt(i int) bool {
 	if prev := z.tok(i - 1); string(prev) == "sudo" || string(prev) == "doas" || hasWord(runLeadIns, prev) {
 		return true
 	}
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if hasWord(cliTools, z.tok(j)) {
+			return true // "kubectl delete", "gcloud sql instances delete"
+		}
+		if z.endsSentence(j) || z.words[j+1].shell&shellLine != 0 {
+			break
+		}
+	}
 	b, e := z.command(i)
 	for k := b; k < e; k++ {
-		if k != i && z.isOption(k) {
+		if k != i && (z.isOption(k) || z.switchAt(k)) {
 			return true
 		}
 	}
 	return false
+}
+
+// sqlTableAt reports whether the words from k on name a table as SQL
+// does after "from": a name of one shell word, then "where" or ';'
+// ("audit_log where…", "audit_log;").
+func (z *Analyzer) sqlTableAt(k int) bool {
+	for j := k; j < len(z.words) && j < k+4; j++ {
+		if j > k && z.words[j].shell&shellSpace != 0 {
+			return string(z.tok(j)) == "where"
+		}
+		if z.words[j].next == ';' {
+			return true
+		}
+	}
+	return false
+}
+
+// switchAt reports whether word k is a Windows switch: one letter after a
+// '/' that follows a space ("/f", "/q"; not the "b" of "a/b").
+func (z *Analyzer) switchAt(k int) bool {
+	w := &z.words[k]
+	if w.prev != '/' || w.letters != 1 || w.to-w.from != 1 || w.from < 2 {
+		return false
+	}
+	c := z.text[w.from-2]
+	return c == ' ' || c == '\t'
 }
 
 // addressedAt reports whether word i, a name for an AI agent, addresses

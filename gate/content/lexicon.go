@@ -134,6 +134,27 @@ var addressIntro = setOf("you dear hey hi hello attention")
 // do: "AI assistants reading this must…", "the agent should…".
 var modal = setOf("must should shall will need needs you your please")
 
+// destroyIntros open advice before a destructive verb, as "please" and a
+// modal do (verbIntro, which the exfiltration words also read): "Next
+// truncate the table", "I'd uninstall Defender", "best delete every
+// volume", "why not disable the firewall" (Analyzer.destroysAt).
+var destroyIntros = setOf("next so afterwards ideally obviously best otherwise instead finally simply basically or but let's i'd we'd you'd better not")
+
+// actObjects begin what a destructive command acts on, right after its
+// verb (Analyzer.actsOnObject): "disable the firewall", "delete all
+// trails", "wipe everything", "kill them". "This", "every", "some" and
+// "a" are left out: "the plant shutdown this week", "a data purge every
+// Friday", "kill a few hours".
+var actObjects = setOf("the all your my our their his her its them it him me us everything any")
+
+// cliTools are command-line tools whose subcommands delete, disable or
+// destroy ("kubectl delete namespace", "helm uninstall", "systemctl
+// disable firewalld", "reg delete"): a destructive word at most three
+// words after one is code (Analyzer.codeAt). Package managers are left
+// out: "apt purge linux-image-…" is routine.
+var cliTools = []string{"kubectl", "terraform", "helm", "gcloud", "az", "aws", "docker", "podman", "systemctl", "ufw",
+	"reg", "heroku", "vagrant", "oc", "doctl", "pulumi", "wmic", "vssadmin", "netsh"}
+
 // readingVerbs are how a planted line names its reader, after a name for
 // the agent: "any assistant reading this", "LLMs processing these notes"
 // (Analyzer.readerAt).
