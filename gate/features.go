@@ -201,9 +201,11 @@ func weakInstruction(x []float32) bool {
 // (content.Analysis.CommandsDestruction): "the exec summary", "the eval
 // set", "sudo access", "the kill fee", "the mill shut down in 2019". The
 // model still weighs the cue (its fit is what it is), but such a word is
-// no evidence that the memory tells anyone to destroy anything, and the
-// gate names no instruction for it. "Delete the file", "kill -9 1234",
-// "then shut down the server" command one. x must be unmasked (not
+// no evidence that the memory tells anyone to destroy anything: the gate
+// names no instruction for it in the user's or the system's own note,
+// and marks any other rather than quarantine it (a command the reading
+// misses must not pass whole). "Delete the file", "kill -9 1234", "then
+// shut down the server" command one. x must be unmasked (not
 // Header.Ignored), so that an input a model ignores still counts as a
 // cue of its own.
 func nameOnlyDestruction(x []float32, m *content.Analysis) bool {
