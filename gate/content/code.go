@@ -536,6 +536,7 @@ func (z *Analyzer) markCodeActs(out *Analysis) {
 		for _, c := range codeLexicon[string(z.tok(i))] {
 			if !out.code.has(c.bit) && z.codeActAt(i, c) {
 				out.code.set(c.bit)
+				out.destroys = out.destroys || c.use == codeWiper || c.also == codeWiper && z.wipes(i)
 			}
 		}
 	}

@@ -334,6 +334,10 @@ func TestCodeActs(t *testing.T) {
 		{"Get-CimInstance Win32_ShadowCopy | Select-Object ID, InstallDate", keyError, "", false},
 		{"Win32_ShadowCopy has a Delete() method. Remove-CimInstance deletes an instance.", keyError, "", false},
 		{"Get-CimInstance Win32_ShadowCopy\n$x | Remove-CimInstance", keyError, "", false},
+		{"Get-CimInstance Win32_ShadowCopy -Filter \"ID='{5C1A}'\" | Remove-CimInstance", keyError, "", false},
+		{"Get-CimInstance Win32_ShadowCopy | Where-Object { $_.InstallDate -lt $cut } | Remove-CimInstance", keyError, "", false},
+		{"Get-CimInstance Win32_ShadowCopy | Remove-CimInstance -WhatIf", keyError, "", false},
+		{"etcdctl del -r /; etcdctl rm --prefix /", keyError, "", false},
 		{"wbadmin delete systemstatebackup -deleteOldest; wbadmin delete backup -keepVersions:3", keyError, "", false},
 		{"etcdctl rm -r /jobs/old; etcdctl rm /; etcdctl ls --recursive /", keyError, "", false},
 		// helper-97's review: prose around diskpart's and cd's words, dry runs

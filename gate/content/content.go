@@ -728,16 +728,6 @@ type Analyzer struct {
 	// possessor holds, per word, whether it stands as a possessor of
 	// something other than a role ("Mia's brother").
 	possessor []bool
-	// imperative is set, while Analyze reads a sentence, when the sentence
-	// opens with a command verb (commandVerbs), at the text's start or
-	// after a line break or a sentence's end, not after a colon ("Reply
-	// using Base64 encoding.", not "Eval review at 10: present the eval
-	// set"): a destructive word in it stands in a command (destroysAt).
-	imperative bool
-	// inTicks is set, while Analyze reads a word, when an odd number of
-	// backticks stands before it: the word is inside inline code or a
-	// fenced block (codeAt).
-	inTicks bool
 	// tones holds, per word, its entry.tone, with toneOther from a
 	// possessive's stem ("my father's") and toneName where a name stands.
 	tones []tone
@@ -781,6 +771,16 @@ type word struct {
 	// shell is what stands between the word and the one before it, as a
 	// shell reads it (shellMarks).
 	shell shellMarks
+	// imperative is set when the word's sentence opens with a command verb
+	// (commandVerbs) where a verb stands, at the text's start or after a
+	// line break or a sentence's end ("Reply using Base64 encoding."; not
+	// "Eval review at 10: present the eval set", "The to-do list…",
+	// "Delete: 17 requests"): a destructive word in it stands in a
+	// command (destroysAt).
+	imperative bool
+	// code is set when the word stands inside inline code (backticks, to
+	// the line's end at most) or a fenced block (codeAt).
+	code bool
 }
 
 // shellMarks are what stands between a word and the one before it, as a
@@ -809,7 +809,6 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	z.tokenize(text)
 	z.text = text // the shell's arguments and the marks between words (wipes, destroysAt)
 	defer z.forgetText()
-	z.imperative, z.inTicks = false, false
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
 	z.content, z.possessor, z.tones, z.checks = z.content[:0], z.possessor[:0], z.tones[:0], z.checks[:0]
@@ -820,10 +819,12 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		return
 	}
 	var upperLetters, letters int
-	acts := false   // a word of actVerbs: the text may make a request
-	code := false   // a word of codeWords: the text may hold code that acts
-	praise := false // a word of praise, criticism or a verdict: the text may press for flattery
-	defeat := false // a word that may bypass a safeguard or declare it passed
+	acts := false                  // a word of actVerbs: the text may make a request
+	code := false                  // a word of codeWords: the text may hold code that acts
+	praise := false                // a word of praise, criticism or a verdict: the text may press for flattery
+	defeat := false                // a word that may bypass a safeguard or declare it passed
+	imperative := false            // the sentence read opens with a command (word.imperative)
+	inline, fenced := false, false // inside inline code, a fenced block (word.code)
 	var counts [NumCues]int
 	var domainHits [NumDomains]int
 	for i := range z.words {
@@ -844,15 +845,10 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			stemKnown = stemKnown && !stem.silent
 		}
 		if w.sentence {
-			z.imperative = ok && e.verb && w.prev != ':'
+			imperative = ok && e.verb && z.opensSentence(i) && z.verbAt(i)
 		}
-		gap := text[:w.from] // what stands between this word and the one before
-		if i > 0 {
-			gap = text[z.words[i-1].to:w.from]
-		}
-		if strings.Count(gap, "`")%2 == 1 {
-			z.inTicks = !z.inTicks
-		}
+		inline, fenced = z.codeSpans(i, inline, fenced)
+		w.imperative, w.code = imperative, inline || fenced
 		if !ok && stemKnown {
 			// "What's" asks as "what" does, "my doctor's" is about health
 			// as "doctor" is: a word with "'s" carries its stem's domain
@@ -1193,6 +1189,61 @@ func (z *Analyzer) verbAt(i int) bool {
 	return verbIntro[string(prev)]
 }
 
+// opensSentence reports whether word i, one the tokenizer marks as a
+// sentence's start, opens one in the text: at its start, or after a line
+// break or a full stop, a question or an exclamation mark; not after a
+// colon, a hyphen ("to-do", "re-run") or a bracket.
+func (z *Analyzer) opensSentence(i int) bool {
+	switch z.words[i].prev {
+	case 0, '\n', '.', '!', '?':
+		return true
+	}
+	return false
+}
+
+// codeSpans returns, for word i, whether it stands inside inline code
+// and inside a fenced block, given the same for the word before it: a
+// run of three backticks before it opens or closes a block, a lone one
+// inline code, which a line break closes ("the price is in `USD" does not
+// make the rest of the text code).
+func (z *Analyzer) codeSpans(i int, inline, fenced bool) (bool, bool) {
+	gap := z.gapBefore(i)
+	if strings.IndexByte(gap, '`') < 0 {
+		if inline && strings.IndexByte(gap, '\n') >= 0 {
+			inline = false
+		}
+		return inline, fenced
+	}
+	fences := strings.Count(gap, "```")
+	if fences%2 == 1 {
+		fenced = !fenced
+	}
+	if strings.IndexByte(gap, '\n') >= 0 {
+		inline = false
+	}
+	if (strings.Count(gap, "`")-3*fences)%2 == 1 {
+		inline = !inline
+	}
+	return inline, fenced
+}
+
+// pipedToShell reports whether rest, the text after a pipe, opens with
+// a shell or Python as a whole word ("sh", "bash -s", "python3 -"; not
+// "Shift", "Bashir").
+func pipedToShell(rest string) bool {
+	n := 0
+	for n < len(rest) && isLetterByte(rest[n]) {
+		n++
+	}
+	name := strings.ToLower(rest[:n])
+	if name == "python" {
+		for n < len(rest) && isDigit(rest[n]) {
+			n++ // "python3"
+		}
+	}
+	return (name == "sh" || name == "bash" || name == "python") && (n == len(rest) || !isLetterByte(rest[n]) && rest[n] != '_')
+}
+
 // forgetText drops the text Analyze read, so that the Analyzer does not
 // keep it alive between calls.
 func (z *Analyzer) forgetText() { z.text = "" }
@@ -1215,7 +1266,7 @@ func (z *Analyzer) forgetText() { z.text = "" }
 // supplier, shut down in 2019").
 func (z *Analyzer) destroysAt(i int, program bool) bool {
 	switch {
-	case z.codeAt(i) || z.imperative || z.actsOnObject(i):
+	case z.codeAt(i) || z.words[i].imperative || z.actsOnObject(i):
 		return true
 	case program:
 		return false
@@ -1224,30 +1275,31 @@ func (z *Analyzer) destroysAt(i int, program bool) bool {
 	}
 	w := &z.words[i]
 	switch w.prev {
-	case ')', ']', '>':
+	case ')', ']':
 		if w.capital || i > 0 && z.words[i-1].next == ')' && digits(z.tok(i-1)) {
 			return true // "###(system_message) Delete…", "1) disable startup apps"
 		}
 	case ',':
-		if k := i + 1; k < len(z.words) && !z.endsSentence(i) {
-			next := string(z.tok(k))
-			if objectStarts[next] || objectPronouns[next] || z.words[k].capital {
-				return true // "when configuring any service, disable TLS verification"
-			}
+		if k := i + 1; k < len(z.words) && !z.endsSentence(i) && (actObjects[string(z.tok(k))] || z.words[k].upper && z.words[k].letters > 1) {
+			return true // "when configuring any service, disable TLS verification"
 		}
 	}
 	if z.clauseMarkBefore(i) {
-		return z.words[i].next != ':' && !headingWord[string(z.tok(i+1))]
+		return w.next != ':' && !headingWord[string(z.tok(i+1))]
 	}
-	if i == 0 {
+	return i > 0 && !w.sentence && (destroyIntros[string(z.tok(i-1))] || z.adverbBefore(i))
+}
+
+// adverbBefore reports whether an adverb in -ly stands before word i
+// where a verb would stand without it: after "please", "to", "then", a
+// modal… (verbIntro: "You can safely disable…", "to permanently
+// delete…"); not "Nightly purge", "Early shutdown".
+func (z *Analyzer) adverbBefore(i int) bool {
+	if i < 2 || z.words[i-1].sentence {
 		return false
 	}
-	prev := z.tok(i - 1)
-	if destroyIntros[string(prev)] && !z.words[i].sentence {
-		return true
-	}
-	adverb := len(prev) >= 5 && prev[len(prev)-2] == 'l' && prev[len(prev)-1] == 'y'
-	return adverb && (z.words[i-1].sentence || i >= 2 && verbIntro[string(z.tok(i-2))])
+	adv := z.tok(i - 1)
+	return len(adv) >= 5 && adv[len(adv)-2] == 'l' && adv[len(adv)-1] == 'y' && verbIntro[string(z.tok(i-2))]
 }
 
 // actsOnObject reports whether word i stands right before what a command
@@ -1274,13 +1326,13 @@ func (z *Analyzer) actsOnObject(i int) bool {
 // clauseMarkBefore reports whether a mark that opens a clause stands
 // between word i and the one before it, besides the ASCII ones the
 // tokenizer reads as a sentence's start: an en or em dash, an arrow, a
-// bullet, an ellipsis, an opening curly quote, a check mark or a table's
-// '|' ("Known fix — uninstall Windows Defender", "Settings → General →
-// delete…", "| 2 | disable real-time protection |").
+// bullet, an ellipsis or a check mark ("Known fix — uninstall Windows
+// Defender", "Settings → General → delete…"). Quotes and a table's '|'
+// open a noun as often ("a “kill fee” of 30%", "| Kill fee | 30% |").
 func (z *Analyzer) clauseMarkBefore(i int) bool {
 	for _, r := range z.gapBefore(i) {
 		switch r {
-		case '\u2013', '\u2014', '\u2192', '\u2022', '\u2026', '\u201c', '\u2018', '\u2714', '|':
+		case '\u2013', '\u2014', '\u2192', '\u2022', '\u2026', '\u2714':
 			return true
 		}
 	}
@@ -1323,23 +1375,23 @@ func (z *Analyzer) gapBefore(i int) string {
 // "Eval review on Friday", "Sudo access for new hires" as often.
 func (z *Analyzer) codeAt(i int) bool {
 	w := &z.words[i]
-	if w.after == '(' || z.inTicks {
-		return true
+	if w.next == '(' || w.code {
+		return true // "eval(payload)", "`kubectl delete pvc data-0`"
 	}
 	if k := i + 1; k < len(z.words) && z.words[k].shell&shellSpace != 0 && !z.commandBreak(k) {
 		next := &z.words[k]
 		t := z.tok(k)
 		switch {
-		case next.shell&shellDash != 0, next.prev == '/', next.prev == '~', next.prev == '$', next.prev == '+':
-			return true
+		case next.shell&shellDash != 0, z.shellWordOpens(k, "/~$+"):
+			return true // "kill -9", "rm /etc/x", "rm ~/.ssh", "chmod +x"
 		case string(t) == "https" || string(t) == "http":
 			return true
 		case hasWord(shells, t):
 			return true // "sudo bash", "exec sh"
-		case len(t) == 3 && digits(t) && t[0] <= '7':
+		case len(t) == 3 && digits(t) && t[0] <= '7' && (string(z.tok(i)) == "chmod" || string(z.tok(i)) == "chown"):
 			return true // a mode: "chmod 777 /var/www"
-		case w.upper && next.upper && w.letters > 1 && next.letters > 1:
-			return true // SQL: "DELETE FROM", "EXEC SP_WHO"
+		case w.upper && next.upper && w.letters > 1 && hasWord(sqlObjects, t):
+			return true // SQL: "DELETE FROM", "TRUNCATE TABLE"; not a heading "EVAL SET:"
 		case k+1 < len(z.words) && z.words[k+1].joint == '_':
 			return true // a call of an identifier: "EXEC sp_MSforeachdb"
 		case string(t) == "from" && z.sqlTableAt(k+1):
@@ -1351,9 +1403,8 @@ func (z *Analyzer) codeAt(i int) bool {
 	if k := i + 1; k < len(z.words) && z.words[k].joint == '-' && z.actsOnObject(k) {
 		return true // "base64-decode the patch"
 	}
-	switch w.prev {
-	case '`', '$', '>':
-		return true
+	if w.prev == '$' && z.shellWordOpens(i, "$") {
+		return true // a prompt: "$ sudo rm …"
 	}
 	if i == 0 {
 		return false
@@ -1391,6 +1442,15 @@ func (z *Analyzer) sqlTableAt(k int) bool {
 		}
 	}
 	return false
+}
+
+// shellWordOpens reports whether the shell word that begins at word k
+// opens with one of chars, right before the word ("/etc", "~/.ssh",
+// "$HOME", "+x"), not apart from it ("eval + test").
+func (z *Analyzer) shellWordOpens(k int, chars string) bool {
+	gap := z.gapBefore(k)
+	t := strings.TrimLeft(gap, " \t\r\n")
+	return t != "" && strings.IndexByte(chars, t[0]) >= 0 && strings.IndexAny(t, " \t\r\n") < 0
 }
 
 // switchAt reports whether word k is a Windows switch: one letter after a
@@ -2022,7 +2082,9 @@ func (z *Analyzer) scanChars(text string, out *Analysis) {
 		case c == '|':
 			if rest := trimLeftSpace(text[i+1:]); hasPrefixFold(rest, "sh") || hasPrefixFold(rest, "bash") || hasPrefixFold(rest, "python") {
 				out.Cues[Destructive] = 1
-				out.destroys = true // "| sh": code
+				// "| sh" is code, "| Shift |" in a table is not (the cue
+				// above fires on both; the model reads it as it was trained)
+				out.destroys = out.destroys || pipedToShell(rest)
 			}
 		case c == '<':
 			if i+1 < len(text) && text[i+1] == '|' {

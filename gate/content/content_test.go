@@ -1130,7 +1130,7 @@ func TestCommandsDestruction(t *testing.T) {
 		{"Speed-up tweak: base64-decode the registry patch below and import it.", true},
 		{"Known fix from a blog \u2014 uninstall Windows Defender on build machines.", true},
 		{"Phone tips: Settings \u2192 General \u2192 iPhone Storage \u2192 delete the Photos library.", true},
-		{"| 2 | disable real-time protection |", true},
+		{"| 2 | disable real-time protection |", false}, // a table's cell opens a noun as often: "| Kill fee | 30% |"
 		{"Forum answer: if the tunnel drops disable the firewall on the home router.", true},
 		{"Forum reply: I'd uninstall Defender on that box, it scans every obj file.", true},
 		{"Vendor wiki. Obviously disable the admission controller on staging.", true},
@@ -1139,6 +1139,25 @@ func TestCommandsDestruction(t *testing.T) {
 		{"The plant shutdown this week moved the audit to Monday.", false},
 		{"Data purge every Friday keeps the warehouse small.", false},
 		{"Kill fee agreed with the magazine: 25% of the commission.", true}, // a noun phrase at a sentence's start reads as a command
+		// helper-100's review: state from another sentence, labels,
+		// headings, a stray backtick, a parenthesis, a room number
+		{"The old eval cluster shut down in May; notes in `runs.md`", false},
+		{"The legacy API shut down last year. Use v2 instead.", false},
+		{"The to-do list mentions the kill fee.", false},
+		{"We re-run the eval set nightly.", false},
+		{"Delete: 17 requests this month.", false},
+		{"The price is in `USD.\nThe kill fee is 30%.", false},
+		{"The eval (800 labelled dialogues) scored 0.91 last week.", false},
+		{"Design review moved to RM 207 on the second floor.", false},
+		{"EVAL SET: 800 labelled dialogues.", false},
+		{"The eval + test split is 800/200 dialogues.", false},
+		{"Nightly purge of staging logs at 02:00.", false},
+		{"On Sunday, kill a few hours at the museum.", false},
+		{"Last Friday, Destroy Boys played the Roundhouse.", false},
+		{"The editor agreed a \u201ckill fee\u201d of 30%.", false},
+		{"| Day | Shift |\n| Mon | Kill fee |", false},
+		{"Saved fix: wbadmin delete catalog /quiet, then reboot.", true},
+		{"```\nkubectl get pods\nkubectl delete pvc data-0\n```", true},
 	}
 	var z Analyzer
 	for _, tc := range tests {

@@ -147,6 +147,11 @@ var destroyIntros = setOf("next so afterwards ideally obviously best otherwise i
 // Friday", "kill a few hours".
 var actObjects = setOf("the all your my our their his her its them it him me us everything any")
 
+// sqlObjects follow a destructive word in capitals where SQL stands
+// ("DELETE FROM", "TRUNCATE TABLE", "PURGE BINARY LOGS"), not a heading
+// ("EVAL SET:") (Analyzer.codeAt).
+var sqlObjects = []string{"from", "table", "tables", "database", "schema", "index", "view", "binary", "recyclebin", "all"}
+
 // cliTools are command-line tools whose subcommands delete, disable or
 // destroy ("kubectl delete namespace", "helm uninstall", "systemctl
 // disable firewalld", "reg delete"): a destructive word at most three

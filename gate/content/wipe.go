@@ -804,7 +804,7 @@ func (z *Analyzer) argsMatch(i int, pattern string) bool {
 // rm -r /jobs/old".
 func (z *Analyzer) deletesKeys(i int) bool {
 	r := z.args(i)
-	del, rm, keyed, fromKey, prefix := false, false, false, false, false
+	del, rm, keyed, fromKey, prefix, recursive := false, false, false, false, false, false
 	key := ""
 	for arg, ok := r.next(); ok; arg, ok = r.next() {
 		name, _, _ := strings.Cut(arg, "=")
@@ -814,8 +814,10 @@ func (z *Analyzer) deletesKeys(i int) bool {
 			return false
 		case name == "--from-key":
 			fromKey = true
-		case name == "--prefix", name == "--recursive", name == "-r":
+		case name == "--prefix": // v3's
 			prefix = true
+		case name == "--recursive", name == "-r": // v2's
+			recursive = true
 		case arg[0] == '-':
 		case !del && !rm:
 			del = strings.EqualFold(arg, "del") // after options and their values
@@ -824,8 +826,8 @@ func (z *Analyzer) deletesKeys(i int) bool {
 			keyed, key = true, strings.Trim(arg, "\"'/")
 		}
 	}
-	wholesale := prefix && (key == "" || key == "registry")
-	return keyed && (del && (fromKey || wholesale) || rm && wholesale)
+	whole := key == "" || key == "registry"
+	return keyed && (del && (fromKey || prefix && whole) || rm && recursive && whole)
 }
 
 // deletesShadowCopies reports whether the Win32_ShadowCopy at word i is
@@ -834,28 +836,31 @@ func (z *Analyzer) deletesKeys(i int) bool {
 // $_.Delete() }", "foreach ($s in Get-WmiObject Win32_ShadowCopy) {
 // $s.Delete() }"), or piped to Remove-CimInstance or Remove-WmiObject
 // ("Get-CimInstance Win32_ShadowCopy | Remove-CimInstance"), before the
-// line or the sentence ends; not "Get-CimInstance Win32_ShadowCopy |
-// Select-Object ID, InstallDate", "Win32_ShadowCopy has a Delete method".
+// line or the sentence ends, with no filter that keeps to some copies
+// and no dry run; not "Get-CimInstance Win32_ShadowCopy | Select-Object
+// ID, InstallDate", "Win32_ShadowCopy has a Delete method", "…
+// -Filter \"ID='{…}'\" | Remove-CimInstance", "… | Where-Object { … } |
+// Remove-CimInstance", "… | Remove-CimInstance -WhatIf".
 func (z *Analyzer) deletesShadowCopies(i int) bool {
-	piped := false
+	piped, deletes := false, false
 	for k := i + 1; k < len(z.words) && k-i <= maxCommand; k++ {
 		w := &z.words[k]
 		if w.shell&(shellLine|shellStop) != 0 {
-			return false
+			break
 		}
 		piped = piped || w.shell&shellPipe != 0
-		switch string(z.tok(k)) {
-		case "delete": // $_.Delete()
-			if (w.prev == '.' || w.joint == '.') && w.after == '(' {
-				return true
-			}
-		case "ciminstance", "wmiobject": // Remove-CimInstance
-			if piped && w.joint == '-' && string(z.tok(k-1)) == "remove" {
-				return true
-			}
+		switch t := string(z.tok(k)); {
+		case w.shell&shellDash != 0 && (t == "whatif" || t == "filter"):
+			return false // a dry run, or one copy: "-Filter \"ID='{5C1A…}'\""
+		case t == "object" && w.joint == '-' && string(z.tok(k-1)) == "where":
+			return false // some copies: "| Where-Object { … } |"
+		case t == "delete": // $_.Delete()
+			deletes = deletes || (w.prev == '.' || w.joint == '.') && w.after == '('
+		case t == "ciminstance", t == "wmiobject": // Remove-CimInstance
+			deletes = deletes || piped && w.joint == '-' && string(z.tok(k-1)) == "remove"
 		}
 	}
-	return false
+	return deletes
 }
 
 // erasesSignatures reports whether the wipefs at word i erases every
@@ -947,9 +952,11 @@ func (z *Analyzer) selectsDisk(k int) bool {
 }
 
 // noRun reports whether an option's name asks a command only for help or
-// a dry run: "--help", "-h", "--dry-run", "--dryrun".
+// a dry run: "--help", "-h", "--dry-run", "--dryrun", PowerShell's
+// "-WhatIf".
 func noRun(name string) bool {
-	return name == "--help" || name == "-h" || strings.EqualFold(name, "--dry-run") || strings.EqualFold(name, "--dryrun")
+	return name == "--help" || name == "-h" || strings.EqualFold(name, "--dry-run") || strings.EqualFold(name, "--dryrun") ||
+		strings.EqualFold(name, "-whatif") // PowerShell's
 }
 
 // findsRoot reports whether the find at word i deletes ("-delete",
