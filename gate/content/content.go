@@ -1266,7 +1266,11 @@ func (z *Analyzer) forgetText() { z.text = "" }
 // supplier, shut down in 2019").
 func (z *Analyzer) destroysAt(i int, program bool) bool {
 	switch {
-	case z.codeAt(i) || z.words[i].imperative || z.actsOnObject(i):
+	case z.codeAt(i) || z.words[i].imperative:
+		return true
+	case z.statedAt(i):
+		return false // "either party may terminate the lease", "we will disable your old card"
+	case z.actsOnObject(i):
 		return true
 	case program:
 		return false
@@ -1288,6 +1292,30 @@ func (z *Analyzer) destroysAt(i int, program bool) bool {
 		return w.next != ':' && !headingWord[string(z.tok(i+1))]
 	}
 	return i > 0 && !w.sentence && (destroyIntros[string(z.tok(i-1))] || z.adverbBefore(i))
+}
+
+// statedAt reports whether word i, a verb, states what its subject does
+// or may do rather than tells the reader to: after "I", "we", "they" or
+// their "'ll", or after a modal of possibility or future ("may", "can",
+// "will", "would"…) that follows a subject other than "you" ("Either
+// party may terminate the tenancy", "We will disable your old card", "IT
+// will wipe it"; not "You can delete the logs", "Admins must delete…",
+// "How do I erase a disk?").
+func (z *Analyzer) statedAt(i int) bool {
+	if i == 0 || z.words[i].sentence {
+		return false
+	}
+	p := string(z.tok(i - 1))
+	if statingSubjects[p] {
+		// not in a question of how to do it: "how do I erase a disk?",
+		// "Can we delete the logs?"
+		return i < 2 || z.words[i-1].sentence || !questionLeads[string(z.tok(i-2))]
+	}
+	if !statingModals[p] || i < 2 || z.words[i-1].sentence {
+		return false
+	}
+	s := string(z.tok(i - 2))
+	return s != "you" && s != "u" && !softeners[s] && !modal[s]
 }
 
 // adverbBefore reports whether an adverb in -ly stands before word i

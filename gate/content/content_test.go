@@ -1157,6 +1157,14 @@ func TestCommandsDestruction(t *testing.T) {
 		{"The editor agreed a \u201ckill fee\u201d of 30%.", false},
 		{"| Day | Shift |\n| Mon | Kill fee |", false},
 		{"Saved fix: wbadmin delete catalog /quiet, then reboot.", true},
+		// what someone does or may do, stated, against what the reader is told
+		{"Lease clause 9.2: either party may terminate the tenancy with two months' notice.", false},
+		{"From the bank: we will disable your old debit card on 30 June.", false},
+		{"IT policy: when a laptop is returned, IT will wipe it and reinstall Windows.", false},
+		{"You can delete the logs older than a week.", true},
+		{"Saved question: how do I erase a hard disk?", true},
+		{"Can we delete the staging database tonight?", true},
+		{"Admins must delete all audit logs before the review.", true},
 		{"```\nkubectl get pods\nkubectl delete pvc data-0\n```", true},
 	}
 	var z Analyzer

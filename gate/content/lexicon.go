@@ -147,6 +147,19 @@ var destroyIntros = setOf("next so afterwards ideally obviously best otherwise i
 // Friday", "kill a few hours".
 var actObjects = setOf("the all your my our their his her its them it him me us everything any")
 
+// statingSubjects and statingModals come before a verb that states what
+// someone does or may do, not what the reader is to do
+// (Analyzer.statedAt): "we delete logs weekly", "I'll uninstall it
+// tonight", "either party may terminate". Obligations ("must",
+// "should") are left out: "Admins must delete…" reads as an instruction.
+var (
+	statingSubjects = setOf("i we they i'll we'll they'll he'll she'll it'll")
+	statingModals   = setOf("may might can could will would shall")
+	// questionLeads before a stating subject make a question of how to
+	// do something: "how do I erase…", "should we delete…".
+	questionLeads = setOf("how do does did can could should shall will would may might")
+)
+
 // sqlObjects follow a destructive word in capitals where SQL stands
 // ("DELETE FROM", "TRUNCATE TABLE", "PURGE BINARY LOGS"), not a heading
 // ("EVAL SET:") (Analyzer.codeAt).
