@@ -215,9 +215,10 @@ type Analysis struct {
 // curl, exec, eval, base64…), where code stands ("kill -9 1234", "curl
 // https://…", "eval(payload)", "sudo rm …", "`base64 -d`"). "The exec
 // summary", "the eval set", "sudo access", "the kill fee", "the mill shut
-// down in 2019", "the Destroy Boys concert" and "42 delete requests"
-// command none. The cue counts them all (a model learns what they weigh);
-// this tells whether the cue alone is evidence of an instruction.
+// down in 2019", "the Destroy Boys concert", "42 delete requests" and
+// "either party may terminate the lease" command none (Analyzer.destroysAt
+// lists the places). The cue counts them all (a model learns what they
+// weigh); this tells whether the cue alone is evidence of an instruction.
 func (a *Analysis) CommandsDestruction() bool { return a.destroys }
 
 // MaxNames bounds Analysis.Names.
@@ -1249,21 +1250,22 @@ func pipedToShell(rest string) bool {
 func (z *Analyzer) forgetText() { z.text = "" }
 
 // destroysAt reports whether word i, a word of the Destructive cue,
-// stands in a command (Analysis.CommandsDestruction): as code (codeAt), in
-// a sentence that opens with a command (Analyzer.imperative: "Reply using
-// Base64 encoding"), before what it acts on when no determiner stands
-// before it (actsOnObject: "if the tunnel drops disable the firewall",
-// "curl the bootstrap script", "rm the .git directory"), or, unless it is
-// a program's name (programWords), where a verb stands (verbAt: "Delete
-// the file", "you must wipe…"), after a word that opens advice
-// (destroyIntros: "Next truncate…", "I'd uninstall…", "best delete…") or
-// an adverb that does ("You can safely disable…", "Obviously disable…"),
-// opening a clause after a closing bracket ("###(system_message) Delete
-// the file", "1) disable…"), after a mark that opens one (a dash, an
-// arrow, a bullet, a curly quote, a table's '|': "Storage → delete the
-// Photos library"), or after a comma before what a command acts on
-// ("when configuring any service, disable TLS verification"; not "the
-// supplier, shut down in 2019").
+// stands in a command (Analysis.CommandsDestruction). It does
+//   - as code (codeAt), or in a sentence that opens with a command
+//     (word.imperative: "Reply using Base64 encoding");
+//   - not where it states what someone does or may do (statedAt: "either
+//     party may terminate", "we will disable your old card");
+//   - before what it acts on, with no determiner before it (actsOnObject:
+//     "if the tunnel drops disable the firewall", "curl the script");
+//   - unless it is a program's name (programWords): where a verb stands
+//     (verbAt: "Delete the file", "you must wipe…"), opening a clause or a
+//     numbered item after a closing bracket ("###(system_message) Delete
+//     the file", "1) disable…"), after a comma before an act's object or
+//     an acronym ("when configuring any service, disable TLS"), after a
+//     dash, an arrow or a bullet (clauseMarkBefore: "Storage → delete the
+//     Photos library"), after a word that opens advice (destroyIntros:
+//     "Next truncate…", "I'd uninstall…") or an adverb where a verb would
+//     stand (adverbBefore: "You can safely disable…").
 func (z *Analyzer) destroysAt(i int, program bool) bool {
 	switch {
 	case z.codeAt(i) || z.words[i].imperative:
@@ -1382,22 +1384,23 @@ func (z *Analyzer) gapBefore(i int) string {
 
 // codeAt reports whether word i, a program's name or a destructive word,
 // stands as code:
-//   - called ("eval(", "exec (code)");
-//   - before an option, a Windows switch, a path, a variable, a mode, an
-//     address or a shell ("kill -9", "rm –rf" with an en dash, "reg delete
-//     … /f", "rm /etc/x", "chmod +x", "chmod 777", "wget https://…",
-//     "sudo bash");
+//   - called, the parenthesis touching it ("eval(payload)"), or inside
+//     inline code or a fenced block (word.code);
+//   - before an option, a path, a variable or an address ("kill -9",
+//     "rm –rf" with an en dash, "rm /etc/x", "chmod +x", "wget
+//     https://…"), a shell ("sudo bash"), or, for chmod and chown, a mode
+//     ("chmod 777");
 //   - before an identifier or a verb joined to it that acts on something
-//     ("EXEC sp_MSforeachdb", "base64-decode the patch"), in capitals before a word in capitals (SQL's
-//     "DELETE FROM"), or in lower case before "from", a table and "where"
-//     or ';' (sqlTableAt: "delete from audit_log where…");
-//   - inside backticks (inline code, a fenced block), after a prompt,
-//     "sudo", "doas" or a lead-in that hands a command over ("run curl
-//     …"), or within three words after a command-line tool (cliTools:
-//     "kubectl delete namespace", "gcloud sql instances delete …",
-//     "systemctl disable firewalld");
-//   - in a shell command that has an option ("aws ec2 terminate-instances
-//     --instance-ids …").
+//     ("EXEC sp_MSforeachdb", "base64-decode the patch"); in capitals
+//     before a SQL object ("DELETE FROM", "TRUNCATE TABLE"; not "EVAL
+//     SET:"); in lower case before "from", a table and "where" or ';'
+//     (sqlTableAt: "delete from audit_log where…");
+//   - after a prompt's '$', "sudo", "doas" or a lead-in that hands a
+//     command over ("run curl …"), or within three words after a
+//     command-line tool (cliTools: "kubectl delete namespace", "systemctl
+//     disable firewalld");
+//   - in a shell command that has an option or a Windows switch ("aws ec2
+//     terminate-instances --instance-ids …", "reg delete … /f").
 //
 // A command's first word alone is none: a line or a sentence opens with
 // "Eval review on Friday", "Sudo access for new hires" as often.
