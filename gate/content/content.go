@@ -1209,18 +1209,15 @@ func (z *Analyzer) opensSentence(i int) bool {
 // make the rest of the text code).
 func (z *Analyzer) codeSpans(i int, inline, fenced bool) (bool, bool) {
 	gap := z.gapBefore(i)
+	if strings.IndexByte(gap, '\n') >= 0 {
+		inline = false
+	}
 	if strings.IndexByte(gap, '`') < 0 {
-		if inline && strings.IndexByte(gap, '\n') >= 0 {
-			inline = false
-		}
 		return inline, fenced
 	}
 	fences := strings.Count(gap, "```")
 	if fences%2 == 1 {
 		fenced = !fenced
-	}
-	if strings.IndexByte(gap, '\n') >= 0 {
-		inline = false
 	}
 	if (strings.Count(gap, "`")-3*fences)%2 == 1 {
 		inline = !inline
