@@ -1225,21 +1225,47 @@ func (z *Analyzer) codeSpans(i int, inline, fenced bool) (bool, bool) {
 	return inline, fenced
 }
 
+// tableRows tells whether a '|' stands in a Markdown table's row, a line
+// that opens with '|', remembering the last line it judged so that a line
+// of many pipes is read once.
+type tableRows struct {
+	at  int // the '|' last judged, +1 (0: none yet)
+	row bool
+}
+
+// inRow reports whether the '|' at text[i] stands in a line that opens with
+// '|' (after spaces). Calls come with i rising.
+func (t *tableRows) inRow(text string, i int) bool {
+	if t.at > 0 && strings.IndexByte(text[t.at:i], '\n') < 0 {
+		t.at = i + 1
+		return t.row // the same line as the last '|' judged
+	}
+	start := strings.LastIndexByte(text[t.at:i], '\n') + t.at + 1 // only the text since the last '|' judged is read
+	line := strings.TrimLeft(text[start:i+1], " \t")
+	t.at, t.row = i+1, line != "" && line[0] == '|'
+	return t.row
+}
+
 // pipedToShell reports whether rest, the text after a pipe, opens with
-// a shell or Python as a whole word ("sh", "bash -s", "python3 -"; not
-// "Shift", "Bashir").
+// a shell (shells) or Python as a whole word, under sudo or not ("sh",
+// "bash -s", "sudo zsh", "python3 -"; not "Shift", "Bashir").
 func pipedToShell(rest string) bool {
+	if len(rest) > 5 && strings.EqualFold(rest[:5], "sudo ") {
+		rest = trimLeftSpace(rest[5:])
+	}
 	n := 0
 	for n < len(rest) && isLetterByte(rest[n]) {
 		n++
 	}
-	name := strings.ToLower(rest[:n])
-	if name == "python" {
+	name := rest[:n]
+	if strings.EqualFold(name, "python") {
 		for n < len(rest) && isDigit(rest[n]) {
 			n++ // "python3"
 		}
+	} else if !slices.ContainsFunc(shells, func(sh string) bool { return strings.EqualFold(sh, name) }) {
+		return false
 	}
-	return (name == "sh" || name == "bash" || name == "python") && (n == len(rest) || !isLetterByte(rest[n]) && rest[n] != '_')
+	return n == len(rest) || !isLetterByte(rest[n]) && rest[n] != '_'
 }
 
 // forgetText drops the text Analyze read, so that the Analyzer does not
@@ -2079,6 +2105,7 @@ func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <=
 // prompt markup and shell pipes.
 func (z *Analyzer) scanChars(text string, out *Analysis) {
 	digits, group, letters2 := 0, 0, 0
+	var rows tableRows
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if !interesting[c] {
@@ -2108,11 +2135,10 @@ func (z *Analyzer) scanChars(text string, out *Analysis) {
 				out.Cues[URL] = 1
 			}
 		case c == '|':
-			if rest := trimLeftSpace(text[i+1:]); hasPrefixFold(rest, "sh") || hasPrefixFold(rest, "bash") || hasPrefixFold(rest, "python") {
+			// "| sh", not "| Shift |" or "| Python | 5 years |" in a table
+			if pipedToShell(trimLeftSpace(text[i+1:])) && !rows.inRow(text, i) {
 				out.Cues[Destructive] = 1
-				// "| sh" is code, "| Shift |" in a table is not (the cue
-				// above fires on both; the model reads it as it was trained)
-				out.destroys = out.destroys || pipedToShell(rest)
+				out.destroys = true
 			}
 		case c == '<':
 			if i+1 < len(text) && text[i+1] == '|' {
