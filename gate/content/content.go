@@ -782,6 +782,10 @@ type word struct {
 	// code is set when the word stands inside inline code (backticks, to
 	// the line's end at most) or a fenced block (codeAt).
 	code bool
+	// disclaimer is set when the word stands in a notice to whoever
+	// received the message by mistake, or in the sentence after one
+	// (markDisclaimers).
+	disclaimer bool
 }
 
 // shellMarks are what stands between a word and the one before it, as a
@@ -808,6 +812,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	named := false // an addressee has been put first in names
 	*out = Analysis{Bytes: len(text)}
 	z.tokenize(text)
+	z.markDisclaimers()
 	z.text = text // the shell's arguments and the marks between words (wipes, destroysAt)
 	defer z.forgetText()
 	out.Tokens = len(z.words)
@@ -1021,6 +1026,15 @@ func (z *Analyzer) count(i int, e *entry, mask uint32, counts *[NumCues]int, dom
 	}
 	if cues&(1<<AddressedToAgent) != 0 && !z.addressedAt(i) {
 		cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one
+	}
+	if z.words[i].disclaimer {
+		// "If you are not the intended recipient, notify the sender
+		// immediately and delete it": no urgency for the message's reader,
+		// and nothing destroyed but the message.
+		if cues&(1<<Destructive) != 0 && z.deletesMessage(i) {
+			cues &^= 1 << Destructive
+		}
+		cues &^= 1 << Urgency
 	}
 	if cues&(1<<Destructive) != 0 && !out.destroys {
 		out.destroys = z.destroysAt(i, e.program)
@@ -1966,6 +1980,12 @@ func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int, out *Analys
 	cues := f.cues
 	if f.third != nil && i+2 < len(seq) && !z.endsSentence(i+1) {
 		cues |= f.third[seq[i+2]]
+	}
+	if z.words[i].disclaimer {
+		if cues&(1<<Destructive) != 0 && z.deletesMessage(i) {
+			cues &^= 1 << Destructive // "…and delete all copies" in a notice (markDisclaimers)
+		}
+		cues &^= 1 << Urgency
 	}
 	if cues&(1<<Destructive) != 0 && !out.destroys {
 		out.destroys = z.destroysAt(i, false) // "Shut down the server", "rm -rf"
