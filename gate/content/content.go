@@ -812,8 +812,8 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	named := false // an addressee has been put first in names
 	*out = Analysis{Bytes: len(text)}
 	z.tokenize(text)
+	z.text = text // the shell's arguments and the marks between words (wipes, destroysAt, markDisclaimers)
 	z.markDisclaimers()
-	z.text = text // the shell's arguments and the marks between words (wipes, destroysAt)
 	defer z.forgetText()
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
@@ -836,7 +836,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	for i := range z.words {
 		w := &z.words[i]
 		letters += w.letters
-		if w.upper && w.letters >= 3 {
+		if w.upper && w.letters >= 3 && !w.disclaimer { // "IF YOU RECEIVED THIS IN ERROR…" is a legal notice's convention
 			upperLetters += w.letters
 		}
 		tok := z.lower[w.start:w.end]
@@ -1028,13 +1028,7 @@ func (z *Analyzer) count(i int, e *entry, mask uint32, counts *[NumCues]int, dom
 		cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one
 	}
 	if z.words[i].disclaimer {
-		// "If you are not the intended recipient, notify the sender
-		// immediately and delete it": no urgency for the message's reader,
-		// and nothing destroyed but the message.
-		if cues&(1<<Destructive) != 0 && z.deletesMessage(i) {
-			cues &^= 1 << Destructive
-		}
-		cues &^= 1 << Urgency
+		cues = z.noticeCues(i, cues)
 	}
 	if cues&(1<<Destructive) != 0 && !out.destroys {
 		out.destroys = z.destroysAt(i, e.program)
@@ -1545,6 +1539,9 @@ func (z *Analyzer) addRequest(k int, opener bool, seq []uint64, out *Analysis) {
 	case isDigit(z.tok(k + 1)[0]) && (next.next == ')' || string(z.tok(k+2)) == "of"):
 		return
 	}
+	if w.disclaimer && (z.deletesMessage(k) || z.contactsSender(k)) {
+		return // "If you received it in error, please call us and delete it" (markDisclaimers)
+	}
 	target := z.requestTarget(k, seq)
 	if o := z.tok(k + 1); (string(o) == "me" || string(o) == "us") && target == 0 {
 		return
@@ -1982,10 +1979,7 @@ func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int, out *Analys
 		cues |= f.third[seq[i+2]]
 	}
 	if z.words[i].disclaimer {
-		if cues&(1<<Destructive) != 0 && z.deletesMessage(i) {
-			cues &^= 1 << Destructive // "…and delete all copies" in a notice (markDisclaimers)
-		}
-		cues &^= 1 << Urgency
+		cues = z.noticeCues(i, cues) // "…and delete all copies", "do not forward it"
 	}
 	if cues&(1<<Destructive) != 0 && !out.destroys {
 		out.destroys = z.destroysAt(i, false) // "Shut down the server", "rm -rf"

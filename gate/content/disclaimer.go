@@ -1,5 +1,7 @@
 package content
 
+import "strings"
+
 // The disclaimer reading. Corporate, legal, medical and bank mail ends
 // with a notice to whoever received it by mistake: "If you are not the
 // intended recipient, please notify the sender immediately and delete
@@ -12,20 +14,36 @@ package content
 // date quarantined). The notice's sentence, and the one after it
 // ("…in reliance on it. Please delete all copies."), are marked
 // (word.disclaimer); there a destructive word whose object is the
-// message (deletesMessage) and an urgency word count for no cue. Any
-// other object ("delete all files in ~/Documents") still counts, as
-// does every other cue of the sentence (a link, an address, a command to
-// send).
+// message (deletesMessage), an act a negation forbids (forbiddenAt: "do
+// not copy or forward it") and an urgency word count for no cue, a
+// request to contact the sender or delete the message is none
+// (Analysis.Requests), and capitals do not shout (SystemVoice). Any
+// other object ("delete all files in ~/Documents"), any other request
+// ("please pay the invoice to account …") and every other cue of the
+// sentence (a link, an address) still count.
 
-// disclaimerReceipts are the words that, before "in error" or "by
-// mistake" in the same sentence, make it a notice to whoever received
+// disclaimerReceipts are the words that, shortly before "in error" or
+// "by mistake" in the same sentence (maxReceiptGap), make it a notice to whoever received
 // the message by mistake: "If you have received this e-mail in error",
 // "if it reached you by mistake".
 var disclaimerReceipts = setOf("received receive receiving sent delivered transmitted forwarded reached addressed")
 
-// disclaimerRecipients are the words that "intended" turns into the
-// notice's subject: "If you are not the intended recipient".
+// maxReceiptGap bounds the words from a receipt to its "error" or
+// "mistake": "received this e-mail and any attachments in error" (8).
+const maxReceiptGap = 8
+
+// disclaimerRecipients are the words that recipientAdjectives, or "not
+// the", turn into the notice's subject: "If you are not the intended
+// recipient", "if you are not the addressee".
 var disclaimerRecipients = setOf("recipient recipients addressee addressees recipient's")
+
+// recipientAdjectives turn disclaimerRecipients into the notice's
+// subject: "the intended recipient", "the named addressee".
+var recipientAdjectives = setOf("intended named designated proper correct right")
+
+// misdirected are the words that make a sentence a notice by themselves:
+// "If misdirected, please notify us by telephone".
+var misdirected = setOf("misdirected misaddressed misdelivered missent")
 
 // messageWords are what a notice tells its reader to delete: the message
 // itself and its copies ("delete it", "destroy all copies", "delete this",
@@ -45,14 +63,14 @@ var messageDeterminers = setOf("the that these those all any and every such its 
 // intended recipient"; "received … in error", "… by mistake") and of the
 // sentence after it. It reads each word once.
 func (z *Analyzer) markDisclaimers() {
-	start := 0        // the first word of the sentence being read
-	received := false // a word of disclaimerReceipts so far in the sentence
-	marking := false  // the sentence is a notice, or the one after one
-	remain := 0       // sentences after this one still to mark
+	start := 0       // the first word of the sentence being read
+	received := -1   // the last word of disclaimerReceipts in the sentence, or -1
+	marking := false // the sentence is a notice, or the one after one
+	remain := 0      // sentences after this one still to mark
 	for k := range z.words {
 		w := &z.words[k]
 		if k > 0 && z.sentenceEndsAt(k-1) {
-			start, received = k, false
+			start, received = k, -1
 			marking = remain > 0
 			remain = max(remain-1, 0)
 		}
@@ -60,12 +78,15 @@ func (z *Analyzer) markDisclaimers() {
 		notice := false
 		switch {
 		case disclaimerReceipts[string(t)]:
-			received = true
+			received = k
 		case disclaimerRecipients[string(t)]:
-			notice = string(z.tok(k-1)) == "intended"
+			p := string(z.tok(k - 1))
+			notice = recipientAdjectives[p] || p == "the" && string(z.tok(k-2)) == "not" // "not the addressee"
+		case misdirected[string(t)]:
+			notice = true // "If misdirected, please notify us"
 		case string(t) == "error" || string(t) == "mistake":
 			p := string(z.tok(k - 1))
-			notice = received && (p == "in" || p == "by")
+			notice = received >= 0 && k-received <= maxReceiptGap && (p == "in" || p == "by")
 		}
 		if notice {
 			if !marking {
@@ -79,14 +100,39 @@ func (z *Analyzer) markDisclaimers() {
 	}
 }
 
+// noticeCues returns cues, those of word i (or of the phrase it opens) in
+// a notice (word.disclaimer), without what the notice asks of whoever
+// received the message by mistake: "If you are not the intended
+// recipient, do not copy or forward it; notify the sender immediately and
+// delete it" sends nothing, destroys nothing but the message, and urges
+// nothing on the message's reader.
+func (z *Analyzer) noticeCues(i int, cues uint32) uint32 {
+	if cues&(1<<Destructive) != 0 && z.deletesMessage(i) {
+		cues &^= 1 << Destructive
+	}
+	if cues&(1<<ExfiltrationVerb) != 0 && z.forbiddenAt(i) {
+		cues &^= 1 << ExfiltrationVerb
+	}
+	return cues &^ (1 << Urgency)
+}
+
 // sentenceEndsAt reports whether a sentence or a heading ends after word
-// i: a full stop, a question or exclamation mark, a semicolon, a colon or
-// a line break ("CONFIDENTIALITY NOTICE: If you…"). The tokenizer's
-// sentence starts (word.sentence) come after a hyphen and a bracket too,
-// which split "e-mail" and "(or its agent)".
+// i: a full stop, a question or exclamation mark before a space, a line
+// break, a closing quote or bracket or the text's end (not the dots of
+// "privacy@homeford.co.uk" or "v2.1"), a semicolon, a colon or a line
+// break ("CONFIDENTIALITY NOTICE: If you…"). The tokenizer's sentence
+// starts (word.sentence) come after a hyphen and a bracket too, which
+// split "e-mail" and "(or its agent)".
 func (z *Analyzer) sentenceEndsAt(i int) bool {
-	n := z.words[i].next
-	return z.endsSentence(i) || n == ':' || n == '\n'
+	w := &z.words[i]
+	switch w.next {
+	case ';', ':', '\n':
+		return true
+	case '.', '!', '?':
+		j := w.to + 1
+		return j >= len(z.text) || strings.IndexByte(" \t\r\n\"')", z.text[j]) >= 0
+	}
+	return false
 }
 
 // deletesMessage reports whether word i, a destructive word, acts on the
@@ -103,6 +149,55 @@ func (z *Analyzer) deletesMessage(i int) bool {
 			continue // "e-mail": its "mail" is next
 		}
 		if !messageDeterminers[t] || z.endsSentence(k) {
+			return false
+		}
+	}
+	return false
+}
+
+// contactVerbs are the acts by which a notice asks its reader to tell the
+// sender (contactsSender): "please call us", "e-mail the sender".
+var contactVerbs = setOf("call email text telephone phone ring")
+
+// senderWords are whom a notice's reader is asked to contact: "us", "the
+// sender", "the postmaster".
+var senderWords = setOf("us me sender author originator administrator postmaster")
+
+// contactsSender reports whether word k, a verb, asks to contact the
+// message's sender: "call us", "email the sender", "telephone the
+// administrator".
+func (z *Analyzer) contactsSender(k int) bool {
+	if !contactVerbs[string(z.tok(k))] {
+		return false
+	}
+	o := string(z.tok(k + 1))
+	if o == "the" {
+		o = string(z.tok(k + 2))
+	}
+	return senderWords[o]
+}
+
+// maxForbidReach bounds how far before a word forbiddenAt looks for a
+// negation: "do not read, copy, print or forward it".
+const maxForbidReach = 6
+
+// forbiddenActs are the words a notice lists between its negation and
+// another act it forbids: "do not read, copy, or forward it", "you may not
+// copy, forward, disclose or use it".
+var forbiddenActs = setOf("or and nor read print use copy disclose distribute disseminate retain review store rely save")
+
+// forbiddenAt reports whether word i is an act a negation forbids, with
+// at most maxForbidReach words of forbiddenActs between them: "please do
+// not read, copy, or forward it", "do not forward or print it"; not "If
+// you are not the intended recipient, forward…" or "do not hesitate to
+// forward it".
+func (z *Analyzer) forbiddenAt(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-maxForbidReach && !z.sentenceEndsAt(k); k-- {
+		t := z.tok(k)
+		if n := len(t); string(t) == "not" || string(t) == "never" || n > 3 && string(t[n-3:]) == "n't" {
+			return true
+		}
+		if !forbiddenActs[string(t)] {
 			return false
 		}
 	}
