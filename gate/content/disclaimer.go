@@ -25,8 +25,8 @@ import "strings"
 // disclaimerReceipts are the words that, shortly before "in error" or
 // "by mistake" in the same sentence (maxReceiptGap), make it a notice to whoever received
 // the message by mistake: "If you have received this e-mail in error",
-// "if it reached you by mistake".
-var disclaimerReceipts = setOf("received receive receiving sent delivered transmitted forwarded reached addressed")
+// "if it reached you by mistake", "if it came to you by mistake".
+var disclaimerReceipts = setOf("received receive receiving sent delivered transmitted forwarded reached addressed came come arrived got")
 
 // maxReceiptGap bounds the words from a receipt to its "error" or
 // "mistake": "received this e-mail and any attachments in error" (8).
@@ -135,12 +135,17 @@ func (z *Analyzer) sentenceEndsAt(i int) bool {
 	return false
 }
 
+// maxMessageReach bounds how far after a destructive word deletesMessage
+// looks for the message: "permanently delete the original and any
+// copies".
+const maxMessageReach = 5
+
 // deletesMessage reports whether word i, a destructive word, acts on the
-// message that holds it: the next word, past at most three of
+// message that holds it: the next word, past at most maxMessageReach-1 of
 // messageDeterminers, is one of messageWords ("delete it", "destroy all
 // copies", "delete the original e-mail").
 func (z *Analyzer) deletesMessage(i int) bool {
-	for k := i + 1; k < len(z.words) && k <= i+4; k++ {
+	for k := i + 1; k < len(z.words) && k <= i+maxMessageReach; k++ {
 		t := string(z.tok(k))
 		if messageWords[t] {
 			return true
@@ -184,21 +189,40 @@ const maxForbidReach = 6
 // forbiddenActs are the words a notice lists between its negation and
 // another act it forbids: "do not read, copy, or forward it", "you may not
 // copy, forward, disclose or use it".
-var forbiddenActs = setOf("or and nor read print use copy disclose distribute disseminate retain review store rely save")
+var forbiddenActs = setOf("or and nor read print use copy disclose distribute disseminate retain review store rely save " +
+	"share forward send post publish circulate transmit reading printing using copying disclosing distributing sharing forwarding")
+
+// maxProhibitReach bounds how far after a word forbiddenAt looks for a
+// prohibition: "forwarding or copying of this message is strictly
+// prohibited" (8).
+const maxProhibitReach = 10
+
+// prohibitions are the words after a list of acts that forbid them:
+// "any disclosure, copying, forwarding or use of it is strictly
+// prohibited".
+var prohibitions = setOf("prohibited forbidden unlawful illegal")
 
 // forbiddenAt reports whether word i is an act a negation forbids, with
-// at most maxForbidReach words of forbiddenActs between them: "please do
-// not read, copy, or forward it", "do not forward or print it"; not "If
-// you are not the intended recipient, forward…" or "do not hesitate to
-// forward it".
+// at most maxForbidReach words of forbiddenActs between them ("please do
+// not read, copy, or forward it", "do not forward or print it", "without
+// reading, copying or forwarding it"), or that a prohibition ends its
+// sentence with, at most maxProhibitReach words later ("any review,
+// dissemination, forwarding or copying of this message is strictly
+// prohibited"); not "If you are not the intended recipient, forward…" or
+// "do not hesitate to forward it".
 func (z *Analyzer) forbiddenAt(i int) bool {
 	for k := i - 1; k >= 0 && k >= i-maxForbidReach && !z.sentenceEndsAt(k); k-- {
 		t := z.tok(k)
-		if n := len(t); string(t) == "not" || string(t) == "never" || n > 3 && string(t[n-3:]) == "n't" {
+		if n := len(t); string(t) == "not" || string(t) == "never" || string(t) == "without" || n > 3 && string(t[n-3:]) == "n't" {
 			return true
 		}
 		if !forbiddenActs[string(t)] {
-			return false
+			break
+		}
+	}
+	for k := i; k < len(z.words) && k < i+maxProhibitReach && !z.sentenceEndsAt(k); k++ {
+		if prohibitions[string(z.tok(k+1))] {
+			return string(z.tok(k)) != "not" // "…, which is not prohibited"
 		}
 	}
 	return false
