@@ -1,111 +1,194 @@
 package content
 
-import "strings"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // The disclaimer reading. Corporate, legal, medical and bank mail ends
 // with a notice to whoever received it by mistake: "If you are not the
 // intended recipient, please notify the sender immediately and delete
-// this e-mail and any copies." It tells a reader the message was not
-// meant for to destroy the message itself, not anyone's data, and its
-// "immediately" urges nothing on the message's real reader. An e-mail
-// assistant keeps such mail as memories by the thousand; read as a
-// command to destroy with urgency, every one of them would be lowered
-// (helper-99's destroyers probe: a solicitor's e-mail about a completion
-// date quarantined). The notice's sentence, and the one after it
-// ("…in reliance on it. Please delete all copies."), are marked
-// (word.disclaimer); there a destructive word whose object is the
-// message (deletesMessage), an act a negation forbids (forbiddenAt: "do
-// not copy or forward it") and an urgency word count for no cue, a
-// request to contact the sender or delete the message is none
-// (Analysis.Requests), and capitals do not shout (SystemVoice). Any
-// other object ("delete all files in ~/Documents"), any other request
-// ("please pay the invoice to account …") and every other cue of the
-// sentence (a link, an address) still count.
+// this e-mail and any copies; any review, dissemination or copying of it
+// is strictly prohibited." It asks a reader the message was not meant for
+// to destroy the message itself, forbids passing it on, and urges only
+// the telling of the sender. An e-mail assistant keeps such mail as
+// memories by the thousand; read as commands to destroy and send, with
+// urgency, nearly every one was quarantined (eval/probe/disclaimers.jsonl
+// and disclaimers2.jsonl: 61 of 70).
+//
+// A notice opens with a condition ("if", "unless", "should") and names,
+// within maxNoticeLead words, a reader who is not the intended one ("not
+// the intended recipient", "not intended for you", "an unintended
+// recipient"), a receipt by mistake ("received … in error", "came to you
+// by mistake", "sent to you erroneously") or a message misdirected. Its
+// words from the condition on, to the end of the sentence after it and at
+// most maxNoticeWords of them, are marked (word.disclaimer). There, and
+// only for what concerns the message itself:
+//   - deleting it (noticeDeletes before an object that names only the
+//     message: "delete it from your system", "destroy all copies",
+//     "permanently delete the original and any copies") is no
+//     destructive cue and no request;
+//   - passing it on where a negation or a prohibition forbids it ("do not
+//     copy or forward it", "without reading, copying or forwarding it",
+//     "any forwarding or copying of this message is prohibited") is no
+//     exfiltration cue;
+//   - "immediately" after telling the sender ("notify the sender
+//     immediately") is no urgency, and a request to contact the sender
+//     ("call us on…") none;
+//   - capitals do not shout.
+//
+// Anything else counts as before, in the notice or out of it: "delete all
+// files in ~/Documents", "disable this firewall", "forward the statements
+// to …", "confirm your identity immediately at https://…", a notice
+// without a condition ("your transfer reached the intended recipient").
+// helper-103's hostile review of the first version (which marked whole
+// sentences from their start, took "this" or "documents" before anything
+// for the message and forgave any negation) let 44 of its 49 planted
+// commands in whole; it is the test set of this one.
 
-// disclaimerReceipts are the words that, shortly before "in error" or
-// "by mistake" in the same sentence (maxReceiptGap), make it a notice to whoever received
-// the message by mistake: "If you have received this e-mail in error",
-// "if it reached you by mistake", "if it came to you by mistake".
-var disclaimerReceipts = setOf("received receive receiving sent delivered transmitted forwarded reached addressed came come arrived got")
+// noticeOpeners open the condition a notice states: "If you are not…",
+// "Unless you are…", "Should you receive…".
+var noticeOpeners = setOf("if unless should")
+
+// maxNoticeLead bounds the words from a notice's opener to what makes it
+// one: "If you have received this e-mail and any attachments in error".
+const maxNoticeLead = 14
+
+// maxNoticeWords bounds the words a notice marks from its opener.
+const maxNoticeWords = 60
+
+// disclaimerReceipts are the words that, at most maxReceiptGap words
+// before "in error", "by mistake", "by accident" or "erroneously", make a
+// receipt by mistake: "received this e-mail in error", "if it came to you
+// by mistake", "was sent to you erroneously".
+var disclaimerReceipts = setOf("received receive receiving sent delivered transmitted forwarded reached addressed came come " +
+	"arrived got obtained")
 
 // maxReceiptGap bounds the words from a receipt to its "error" or
-// "mistake": "received this e-mail and any attachments in error" (8).
-const maxReceiptGap = 8
+// "mistake": "received this message together with its attachments in
+// error".
+const maxReceiptGap = 10
 
-// disclaimerRecipients are the words that recipientAdjectives, or "not
-// the", turn into the notice's subject: "If you are not the intended
-// recipient", "if you are not the addressee".
-var disclaimerRecipients = setOf("recipient recipients addressee addressees recipient's")
+// disclaimerRecipients are who a notice's reader is not: "not the intended
+// recipient", "not the addressee", "an unintended recipient".
+var disclaimerRecipients = setOf("recipient recipients addressee addressees receiver receivers")
 
-// recipientAdjectives turn disclaimerRecipients into the notice's
-// subject: "the intended recipient", "the named addressee".
-var recipientAdjectives = setOf("intended named designated proper correct right")
-
-// misdirected are the words that make a sentence a notice by themselves:
-// "If misdirected, please notify us by telephone".
+// misdirected are the words that make a condition a notice by themselves:
+// "If misdirected, please notify us".
 var misdirected = setOf("misdirected misaddressed misdelivered missent")
 
-// messageWords are what a notice tells its reader to delete: the message
-// itself and its copies ("delete it", "destroy all copies", "delete this",
-// "delete this e-mail and any attachments", "erase the material from
-// your system").
+// noticeDeletes are the acts by which a notice disposes of the message.
+var noticeDeletes = setOf("delete destroy erase remove discard purge shred expunge")
+
+// messageWords are the names of the message and its parts in a notice:
+// "delete it", "destroy all copies", "delete this e-mail and its
+// attachments", "delete the material from any computer", "any use of its
+// contents".
 var messageWords = setOf("it them this copies copy message messages email emails mail mails communication " +
-	"communications transmission transmissions material materials information attachment attachments document " +
-	"documents correspondence fax")
+	"communications transmission transmissions material materials attachment attachments correspondence fax " +
+	"printouts printout contents content original")
 
-// messageDeterminers may stand between the destructive word and the
-// message (deletesMessage): "delete all copies", "destroy any and all
-// copies", "delete this e-mail", "delete the original message".
-var messageDeterminers = setOf("the that these those all any and every such its original entire whole")
+// messageLinks may stand among messageWords in a phrase that names only
+// the message: determiners, "and", "of", "from your system", "together
+// with".
+var messageLinks = setOf("the that these those all any and or every such its your entire whole together with along " +
+	"including of from on in system systems computer computers device devices server servers mailbox inbox " +
+	"immediately permanently promptly securely completely")
 
-// markDisclaimers sets word.disclaimer on the words of every sentence
-// that is a notice to whoever received the message by mistake ("the
-// intended recipient"; "received … in error", "… by mistake") and of the
-// sentence after it. It reads each word once.
+// clauseStarts end the phrase that names the message, opening a clause of
+// their own: "destroy all copies of this email, including any printouts,
+// and must not disclose…", "delete it, then call us".
+var clauseStarts = setOf("must should may shall will then please")
+
+// negation reports whether t, a word, negates or forbids what follows:
+// "not", "never", "without", "don't", "do" (of "do not"), "mustn't".
+func negation(t []byte) bool {
+	n := len(t)
+	return string(t) == "not" || string(t) == "never" || string(t) == "without" || string(t) == "do" ||
+		n > 3 && string(t[n-3:]) == "n't"
+}
+
+// noticeFollows are the acts a notice asks for beside disposing of the
+// message, which may end the phrase that names it: "delete it and notify
+// the sender".
+var noticeFollows = setOf("notify inform tell contact call telephone phone advise let reply return alert ring confirm")
+
+// maxMessageReach bounds the words after an act that messageAfter reads.
+const maxMessageReach = 12
+
+// markDisclaimers sets word.disclaimer on the words of every notice: from
+// its opener to the end of the sentence after it, at most maxNoticeWords.
+// It reads each word once.
 func (z *Analyzer) markDisclaimers() {
-	start := 0       // the first word of the sentence being read
-	received := -1   // the last word of disclaimerReceipts in the sentence, or -1
-	marking := false // the sentence is a notice, or the one after one
-	remain := 0      // sentences after this one still to mark
+	opener, received := -1, -1 // in the sentence being read: the last noticeOpeners word, the last receipt; -1 for none
+	ends, budget := 0, 0       // while marking: sentence ends still to pass, words still to mark
 	for k := range z.words {
 		w := &z.words[k]
-		if k > 0 && z.sentenceEndsAt(k-1) {
-			start, received = k, -1
-			marking = remain > 0
-			remain = max(remain-1, 0)
-		}
-		t := z.tok(k)
-		notice := false
+		t := z.tok(k) // looked up as string(t) in place: no allocation
 		switch {
+		case noticeOpeners[string(t)]:
+			opener = k
 		case disclaimerReceipts[string(t)]:
 			received = k
-		case disclaimerRecipients[string(t)]:
-			p := string(z.tok(k - 1))
-			notice = recipientAdjectives[p] || p == "the" && string(z.tok(k-2)) == "not" // "not the addressee"
-		case misdirected[string(t)]:
-			notice = true // "If misdirected, please notify us"
-		case string(t) == "error" || string(t) == "mistake":
-			p := string(z.tok(k - 1))
-			notice = received >= 0 && k-received <= maxReceiptGap && (p == "in" || p == "by")
 		}
-		if notice {
-			if !marking {
-				for j := start; j < k; j++ {
-					z.words[j].disclaimer = true // once per sentence: the words before the notice's words
-				}
+		if opener >= 0 && k-opener <= maxNoticeLead && z.noticeAt(k, received) {
+			for j := opener; j < k; j++ {
+				z.words[j].disclaimer = true // at most maxNoticeLead words, once per opener
 			}
-			marking, remain = true, 1
+			ends, budget = 2, maxNoticeWords-(k-opener)
+			opener = -1
 		}
-		w.disclaimer = marking
+		if budget > 0 {
+			w.disclaimer = true
+			budget--
+		}
+		if z.sentenceEndsAt(k) {
+			opener, received = -1, -1
+			if ends--; ends <= 0 {
+				budget = 0
+			}
+		}
 	}
 }
 
+// noticeAt reports whether word k, in a sentence whose last receipt word
+// is received (-1 for none), makes a condition a notice: "not the
+// intended recipient", "not the addressee", "an unintended recipient",
+// "not intended for you", "received … in error", "by mistake", "by
+// accident", "erroneously", "misdirected".
+func (z *Analyzer) noticeAt(k, received int) bool {
+	t := z.tok(k)
+	switch {
+	case misdirected[string(t)]:
+		return true
+	case disclaimerRecipients[string(t)]:
+		return string(z.tok(k-1)) == "unintended" || z.notBefore(k, 3)
+	case string(t) == "intended":
+		return string(z.tok(k-1)) == "not" && string(z.tok(k+1)) == "for" // "not intended for you"
+	case string(t) == "erroneously":
+		return received >= 0 && k-received <= maxReceiptGap
+	case string(t) == "error" || string(t) == "mistake" || string(t) == "accident":
+		p := z.tok(k - 1)
+		return received >= 0 && k-received <= maxReceiptGap && (string(p) == "in" || string(p) == "by")
+	}
+	return false
+}
+
+// notBefore reports whether "not" stands at most n words before word k,
+// in its sentence: "not the intended recipient".
+func (z *Analyzer) notBefore(k, n int) bool {
+	for j := k - 1; j >= 0 && j >= k-n && !z.sentenceEndsAt(j); j-- {
+		if string(z.tok(j)) == "not" {
+			return true
+		}
+	}
+	return false
+}
+
 // noticeCues returns cues, those of word i (or of the phrase it opens) in
-// a notice (word.disclaimer), without what the notice asks of whoever
-// received the message by mistake: "If you are not the intended
-// recipient, do not copy or forward it; notify the sender immediately and
-// delete it" sends nothing, destroys nothing but the message, and urges
-// nothing on the message's reader.
+// a notice (word.disclaimer), without what concerns only the message:
+// deleting it, passing it on where that is forbidden, telling the sender
+// at once.
 func (z *Analyzer) noticeCues(i int, cues uint32) uint32 {
 	if cues&(1<<Destructive) != 0 && z.deletesMessage(i) {
 		cues &^= 1 << Destructive
@@ -113,117 +196,214 @@ func (z *Analyzer) noticeCues(i int, cues uint32) uint32 {
 	if cues&(1<<ExfiltrationVerb) != 0 && z.forbiddenAt(i) {
 		cues &^= 1 << ExfiltrationVerb
 	}
-	return cues &^ (1 << Urgency)
+	if cues&(1<<Urgency) != 0 && z.urgesTelling(i) {
+		cues &^= 1 << Urgency
+	}
+	return cues
 }
 
-// sentenceEndsAt reports whether a sentence or a heading ends after word
-// i: a full stop, a question or exclamation mark before a space, a line
-// break, a closing quote or bracket or the text's end (not the dots of
-// "privacy@homeford.co.uk" or "v2.1"), a semicolon, a colon or a line
-// break ("CONFIDENTIALITY NOTICE: If you…"). The tokenizer's sentence
-// starts (word.sentence) come after a hyphen and a bracket too, which
-// split "e-mail" and "(or its agent)".
-func (z *Analyzer) sentenceEndsAt(i int) bool {
-	w := &z.words[i]
-	switch w.next {
-	case ';', ':', '\n':
-		return true
-	case '.', '!', '?':
-		j := w.to + 1
-		return j >= len(z.text) || strings.IndexByte(" \t\r\n\"')", z.text[j]) >= 0
+// deletesMessage reports whether word i disposes of the message only:
+// one of noticeDeletes before a phrase that names only the message
+// (messageAfter): "delete it", "destroy all copies", "permanently delete
+// the original and any copies"; not "delete this user folder", "delete it
+// and every backup", "disable this firewall".
+func (z *Analyzer) deletesMessage(i int) bool {
+	return noticeDeletes[string(z.tok(i))] && z.messageAfter(i)
+}
+
+// messageAfter reports whether the words after word i, an act, name only
+// the message before the phrase ends: messageWords among messageLinks
+// (and other acts of the same list: "delete and destroy all copies", "do
+// not copy, forward or print it"), up to the sentence's end, a comma that
+// no "and" or "or" follows, an act of noticeFollows ("delete it and
+// notify the sender"), a negation ("delete it without reading it",
+// "delete it, and don't share it") or a clause's start (clauseStarts). "delete all documents in the shared drive", "delete
+// it and every snapshot", "erase all copies of the photo library" name
+// more.
+func (z *Analyzer) messageAfter(i int) bool {
+	named := false
+	for k := i + 1; k < len(z.words) && k <= i+maxMessageReach; k++ {
+		t := z.tok(k)
+		switch {
+		case messageWords[string(t)]:
+			named = true
+		case string(t) == "e" && k+1 < len(z.words) && z.words[k+1].joint == '-':
+			// "e-mail": its "mail" is next
+		case string(t) == "backup" && (string(z.tok(k+1)) == "systems" || string(z.tok(k+1)) == "system"):
+			// "from your computer and any backup systems"; not "and any backup"
+		case messageLinks[string(t)] || noticeDeletes[string(t)] || forbiddenActs[string(t)]:
+		default:
+			return named && (noticeFollows[string(t)] || negation(t) || clauseStarts[string(t)])
+		}
+		if z.sentenceEndsAt(k) {
+			return named
+		}
+		if z.words[k].next == ',' {
+			if n := z.tok(k + 1); string(n) != "and" && string(n) != "or" && string(n) != "including" {
+				return named
+			}
+		}
 	}
 	return false
 }
 
-// maxMessageReach bounds how far after a destructive word deletesMessage
-// looks for the message: "permanently delete the original and any
-// copies".
-const maxMessageReach = 5
+// forbiddenActs are the acts a notice forbids, and the words that join
+// them: "do not read, copy, or forward it", "any review, dissemination,
+// forwarding or copying of this message".
+var forbiddenActs = setOf("or and nor read print use copy disclose distribute disseminate retain review store rely act save " +
+	"share forward send post publish circulate transmit reading printing using copying disclosing distributing sharing " +
+	"forwarding dissemination distribution disclosure reproduction publication")
 
-// deletesMessage reports whether word i, a destructive word, acts on the
-// message that holds it: the next word, past at most maxMessageReach-1 of
-// messageDeterminers, is one of messageWords ("delete it", "destroy all
-// copies", "delete the original e-mail").
-func (z *Analyzer) deletesMessage(i int) bool {
-	for k := i + 1; k < len(z.words) && k <= i+maxMessageReach; k++ {
-		t := string(z.tok(k))
-		if messageWords[t] {
-			return true
+// maxForbidReach bounds how far before an act forbiddenAt looks for its
+// negation: "do not read, copy, print or forward it".
+const maxForbidReach = 6
+
+// prohibitions end a notice's sentence that forbids acts on the message:
+// "…of this message is strictly prohibited".
+var prohibitions = setOf("prohibited forbidden unlawful")
+
+// prohibitionLinks may stand between the message and its prohibition:
+// "is strictly prohibited", "may be unlawful".
+var prohibitionLinks = setOf("is are may be strictly absolutely expressly")
+
+// forbiddenAt reports whether word i, an act of passing something on,
+// acts on the message only and is forbidden: after a negation with only
+// forbiddenActs between ("please do not read, copy, or forward it",
+// "without reading, copying or forwarding it"; not "…recipient or not,
+// forward…", where a comma follows the negation, nor "do not copy, forward
+// all statements to…", which names more than the message), or as a noun
+// before "of" the message and a prohibition ("any review, dissemination,
+// forwarding or copying of this message is strictly prohibited"; not
+// "forward all payslips to …, no longer prohibited").
+func (z *Analyzer) forbiddenAt(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-maxForbidReach && !z.sentenceEndsAt(k); k-- {
+		t := z.tok(k)
+		if negation(t) && string(t) != "do" {
+			return z.words[k].next != ',' && z.messageAfter(i)
 		}
-		if t == "e" && k+1 < len(z.words) && z.words[k+1].joint == '-' {
-			continue // "e-mail": its "mail" is next
+		if !forbiddenActs[string(t)] {
+			break
 		}
-		if !messageDeterminers[t] || z.endsSentence(k) {
+	}
+	return z.prohibitedOf(i)
+}
+
+// prohibitedOf reports whether word i, an act named as a noun, is one a
+// notice prohibits on the message: acts, "of", a phrase that names only
+// the message, then a prohibition ("forwarding or copying of this message
+// is strictly prohibited", "any use of its contents is forbidden"), or
+// acts and the prohibition alone ("any unauthorized use, copying or
+// forwarding is strictly prohibited").
+func (z *Analyzer) prohibitedOf(i int) bool {
+	k := i + 1
+	for k < len(z.words) && k <= i+maxForbidReach && forbiddenActs[string(z.tok(k))] {
+		k++
+	}
+	if z.sentenceEndsAt(k - 1) {
+		return false
+	}
+	if string(z.tok(k)) != "of" {
+		// "Any unauthorized use, copying or forwarding is strictly
+		// prohibited": the acts alone, then the prohibition.
+		for ; k < len(z.words) && k <= i+maxForbidReach+3 && prohibitionLinks[string(z.tok(k))]; k++ {
+		}
+		return k < len(z.words) && prohibitions[string(z.tok(k))] && k > i+1 && !z.sentenceEndsAt(k-1)
+	}
+	named := false
+	for k++; k < len(z.words) && k <= i+maxMessageReach; k++ {
+		t := z.tok(k)
+		switch {
+		case prohibitions[string(t)]:
+			return named
+		case messageWords[string(t)]:
+			named = true
+		case string(t) == "e" && k+1 < len(z.words) && z.words[k+1].joint == '-':
+		case messageLinks[string(t)] || prohibitionLinks[string(t)]:
+		default:
+			return false
+		}
+		if z.sentenceEndsAt(k) {
 			return false
 		}
 	}
 	return false
 }
 
-// contactVerbs are the acts by which a notice asks its reader to tell the
-// sender (contactsSender): "please call us", "e-mail the sender".
-var contactVerbs = setOf("call email text telephone phone ring")
+// urgesTelling reports whether word i, an urgency word, urges only the
+// telling of the sender: at most three words after one of noticeFollows
+// ("notify the sender immediately", "please telephone us immediately";
+// not "confirm your identity immediately at https://…", whose "confirm"
+// is followed by more than the sender).
+func (z *Analyzer) urgesTelling(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-3 && !z.sentenceEndsAt(k); k-- {
+		if noticeFollows[string(z.tok(k))] {
+			return k == i-1 || senderWords[string(z.tok(k+1))] || k+2 < i && senderWords[string(z.tok(k+2))]
+		}
+	}
+	return false
+}
 
-// senderWords are whom a notice's reader is asked to contact: "us", "the
+// senderWords are whom a notice's reader is asked to tell: "us", "the
 // sender", "the postmaster".
 var senderWords = setOf("us me sender author originator administrator postmaster")
 
-// contactsSender reports whether word k, a verb, asks to contact the
-// message's sender: "call us", "email the sender", "telephone the
-// administrator".
+// senderEnds may follow whom a notice asks its reader to contact
+// (contactsSender): "call us on…", "notify the sender by return e-mail",
+// "telephone us immediately and…".
+var senderEnds = setOf("by on at immediately promptly and or via")
+
+// contactsSender reports whether word k, a verb, asks only to contact the
+// message's sender: "call us", "call the sender on 0161…", "telephone the
+// administrator"; not "text me the account number".
 func (z *Analyzer) contactsSender(k int) bool {
-	if !contactVerbs[string(z.tok(k))] {
+	if !noticeFollows[string(z.tok(k))] {
 		return false
 	}
-	o := string(z.tok(k + 1))
-	if o == "the" {
-		o = string(z.tok(k + 2))
+	o := k + 1
+	if string(z.tok(o)) == "the" {
+		o++
 	}
-	return senderWords[o]
+	if !senderWords[string(z.tok(o))] {
+		return false
+	}
+	return o+1 >= len(z.words) || z.sentenceEndsAt(o) || z.words[o].next == ',' || senderEnds[string(z.tok(o+1))]
 }
 
-// maxForbidReach bounds how far before a word forbiddenAt looks for a
-// negation: "do not read, copy, print or forward it".
-const maxForbidReach = 6
-
-// forbiddenActs are the words a notice lists between its negation and
-// another act it forbids: "do not read, copy, or forward it", "you may not
-// copy, forward, disclose or use it".
-var forbiddenActs = setOf("or and nor read print use copy disclose distribute disseminate retain review store rely save " +
-	"share forward send post publish circulate transmit reading printing using copying disclosing distributing sharing forwarding")
-
-// maxProhibitReach bounds how far after a word forbiddenAt looks for a
-// prohibition: "forwarding or copying of this message is strictly
-// prohibited" (8).
-const maxProhibitReach = 10
-
-// prohibitions are the words after a list of acts that forbid them:
-// "any disclosure, copying, forwarding or use of it is strictly
-// prohibited".
-var prohibitions = setOf("prohibited forbidden unlawful illegal")
-
-// forbiddenAt reports whether word i is an act a negation forbids, with
-// at most maxForbidReach words of forbiddenActs between them ("please do
-// not read, copy, or forward it", "do not forward or print it", "without
-// reading, copying or forwarding it"), or that a prohibition ends its
-// sentence with, at most maxProhibitReach words later ("any review,
-// dissemination, forwarding or copying of this message is strictly
-// prohibited"); not "If you are not the intended recipient, forward…" or
-// "do not hesitate to forward it".
-func (z *Analyzer) forbiddenAt(i int) bool {
-	for k := i - 1; k >= 0 && k >= i-maxForbidReach && !z.sentenceEndsAt(k); k-- {
-		t := z.tok(k)
-		if n := len(t); string(t) == "not" || string(t) == "never" || string(t) == "without" || n > 3 && string(t[n-3:]) == "n't" {
-			return true
-		}
-		if !forbiddenActs[string(t)] {
-			break
-		}
+// sentenceEndsAt reports whether a sentence or a heading ends after word
+// i: in what stands between it and the next word, a semicolon, a colon
+// (not the one of "https://"), a line break, or a full stop, a question or
+// exclamation mark (also "。", "！", "？") before a space of any kind, a
+// quote, a bracket or the text's end. "97%." and "(IT)." end one; the
+// dots of "privacy@homeford.co.uk" and "v2.1" do not. The tokenizer's
+// sentence starts (word.sentence) come after a hyphen and a bracket too,
+// which split "e-mail" and "(or its agent)".
+func (z *Analyzer) sentenceEndsAt(i int) bool {
+	from, to := z.words[i].to, len(z.text)
+	if i+1 < len(z.words) {
+		to = z.words[i+1].from
 	}
-	for k := i; k < len(z.words) && k < i+maxProhibitReach && !z.sentenceEndsAt(k); k++ {
-		if prohibitions[string(z.tok(k+1))] {
-			return string(z.tok(k)) != "not" // "…, which is not prohibited"
+	for j := from; j < to; {
+		r, n := rune(z.text[j]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(z.text[j:])
 		}
+		switch r {
+		case ';', '\n', '。', '！', '？':
+			return true
+		case ':':
+			if j+2 >= len(z.text) || z.text[j+1] != '/' || z.text[j+2] != '/' {
+				return true
+			}
+		case '.', '!', '?':
+			if j+n >= len(z.text) {
+				return true
+			}
+			next, _ := utf8.DecodeRuneInString(z.text[j+n:])
+			if unicode.IsSpace(next) || next == '"' || next == '\'' || next == ')' || next == '(' || next == '”' || next == '’' {
+				return true
+			}
+		}
+		j += n
 	}
 	return false
 }
