@@ -783,8 +783,8 @@ type word struct {
 	// the line's end at most) or a fenced block (codeAt).
 	code bool
 	// disclaimer is set when the word stands in a notice to whoever
-	// received the message by mistake, or in the sentence after one
-	// (markDisclaimers).
+	// received the message by mistake, from its condition to the end of
+	// the sentence after it (markDisclaimers).
 	disclaimer bool
 }
 
