@@ -213,6 +213,38 @@ func nameOnlyDestruction(x []float32, m *content.Analysis) bool {
 	return ev.heads == 1 && ev.head == content.Destructive && !m.CommandsDestruction()
 }
 
+// noticeOnlyInstruction reports whether every cue of the instruction head
+// that instruction features x show (InstructionHeadInputs) is one that
+// memory m shows only on a notice's words about the message itself
+// (content.Analysis.NoticeOnly): "If you are not the intended recipient,
+// do not copy or forward it; notify the sender immediately and delete
+// it." The model still weighs the cues; such a notice is no evidence that
+// anyone is told to destroy, send or hurry, so the gate names no
+// instruction for it in the user's or the system's own mail and marks any
+// other rather than quarantine it (a command the notice reading wrongly
+// covers must not pass whole). x must be unmasked (not Header.Ignored).
+func noticeOnlyInstruction(x []float32, m *content.Analysis) bool {
+	heads := 0
+	for i, c := range instructionCues {
+		if i >= len(x) || x[i] == 0 || !instructionHead[i] {
+			continue
+		}
+		if !m.NoticeOnly(c) {
+			return false
+		}
+		heads++
+	}
+	return heads > 0
+}
+
+// harmlessInstruction reports whether the only evidence of an instruction
+// in memory m (instruction features x, unmasked) is a destructive word
+// that commands nothing (nameOnlyDestruction) or a notice's words about
+// the message (noticeOnlyInstruction).
+func harmlessInstruction(x []float32, m *content.Analysis) bool {
+	return nameOnlyDestruction(x, m) || noticeOnlyInstruction(x, m)
+}
+
 // instructionEvidence is what instruction features show of an
 // instruction, as weakInstruction, askedInstruction and sendsSomewhere
 // read it.

@@ -247,14 +247,16 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			switch {
 			case highAuthority:
 				r.Restrict(admit.RankDown, reason, admit.Constraints{})
-			case !instruction && (weakInstruction(s.x[is:ie]) || nameOnlyDestruction(s.xs[i][is:ie], s.ext.mems[i])):
+			case !instruction && (weakInstruction(s.x[is:ie]) || harmlessInstruction(s.xs[i][is:ie], s.ext.mems[i])):
 				// One cue of an instruction, and one that real messages
 				// show their readers too: a directive about the reply
 				// ("your answer must cite two sources"), a password, an
-				// "urgent", or a destructive word that commands nothing
-				// ("the exec summary", "the kill fee"; a command the
-				// reading misses must not pass whole). The memory is
-				// shown, marked, and justifies nothing.
+				// "urgent", a destructive word that commands nothing
+				// ("the exec summary", "the kill fee"), or only a
+				// notice's words about the message ("if you are not the
+				// intended recipient, delete it"); a command a reading
+				// misses must not pass whole. The memory is shown,
+				// marked, and justifies nothing.
 				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
 			case !instruction && outOfRange:
 				// A low fit out of range, with the evidence of an
@@ -341,10 +343,11 @@ func (g *Gate) lifts(s *scratch) {
 // say, which is the retriever's business), the gate defers rather than
 // blame a cue that explains little. i is the candidate's index: its
 // extractor.updated is the evidence of a newer memory that does more than
-// add; a destructive word that commands nothing (nameOnlyDestruction) is
-// no evidence of an instruction in a memory of highAuthority (the user's
-// or the system's own note), and is too little to quarantine on in any
-// other (the caller marks it).
+// add; a destructive word that commands nothing, or a notice's words
+// about the message (harmlessInstruction), is no evidence of an
+// instruction in a memory of highAuthority (the user's or the system's
+// own note), and is too little to quarantine on in any other (the caller
+// marks it).
 func (g *Gate) contentReason(s *scratch, i int, highAuthority bool) admit.Reason {
 	best, bestUp := -1, 0.0
 	for gi, up := range s.lift {
@@ -355,7 +358,7 @@ func (g *Gate) contentReason(s *scratch, i int, highAuthority bool) admit.Reason
 	if best < 0 || bestUp < minReasonLift || !evidence(best, s.x[g.starts[best]:g.ends[best]], s.ext.updated[i]) {
 		return ""
 	}
-	if is, ie := InstructionRange(); highAuthority && groups[best].reason == admit.ReasonInstructionContent && nameOnlyDestruction(s.xs[i][is:ie], s.ext.mems[i]) {
+	if is, ie := InstructionRange(); highAuthority && groups[best].reason == admit.ReasonInstructionContent && harmlessInstruction(s.xs[i][is:ie], s.ext.mems[i]) {
 		return ""
 	}
 	// A belief never hides an instruction to the agent: when the

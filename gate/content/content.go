@@ -205,6 +205,10 @@ type Analysis struct {
 	// destroys is set when a word of the Destructive cue stands as a
 	// command (CommandsDestruction).
 	destroys bool
+	// noticeOnly holds, one bit per cue, the cues every word of which
+	// stands in a notice to whoever received the message by mistake and
+	// concerns only the message (NoticeOnly).
+	noticeOnly uint32
 }
 
 // CommandsDestruction reports whether a word or phrase of the Destructive
@@ -220,6 +224,15 @@ type Analysis struct {
 // lists the places). The cue counts them all (a model learns what they
 // weigh); this tells whether the cue alone is evidence of an instruction.
 func (a *Analysis) CommandsDestruction() bool { return a.destroys }
+
+// NoticeOnly reports whether cue c (Destructive, ExfiltrationVerb or
+// Urgency) fires only on words of a notice to whoever received the
+// message by mistake that concern the message itself: "If you are not
+// the intended recipient, do not copy or forward it; notify the sender
+// immediately and delete it" (disclaimer.go). The cue still counts (the
+// model weighs it as it always has); this tells whether it is evidence
+// that anyone is told to destroy, send or hurry.
+func (a *Analysis) NoticeOnly(c Cue) bool { return a.noticeOnly&(1<<c) != 0 }
 
 // MaxNames bounds Analysis.Names.
 const MaxNames = 8
@@ -744,6 +757,9 @@ type Analyzer struct {
 	// arguments lie between words (wipes), and so do the marks that open
 	// a clause (destroysAt).
 	text string
+	// notice counts, per cue, the words and phrases of the text that fire
+	// it inside a notice and concern only the message (noticeCues).
+	notice [NumCues]int
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -819,6 +835,8 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	z.scanChars(text, out)
 	z.content, z.possessor, z.tones, z.checks = z.content[:0], z.possessor[:0], z.tones[:0], z.checks[:0]
 	z.convicts = z.convicts[:0]
+	z.notice = [NumCues]int{}
+	piped := out.Cues[Destructive] > 0 // "| sh", read from the characters: no notice's word
 	if len(z.words) == 0 {
 		out.Possessors = possessors
 		out.Words, out.Seq, out.Names = words, seq, names
@@ -836,7 +854,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	for i := range z.words {
 		w := &z.words[i]
 		letters += w.letters
-		if w.upper && w.letters >= 3 && !w.disclaimer { // "IF YOU RECEIVED THIS IN ERROR…" is a legal notice's convention
+		if w.upper && w.letters >= 3 {
 			upperLetters += w.letters
 		}
 		tok := z.lower[w.start:w.end]
@@ -988,6 +1006,11 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			}
 		}
 	}
+	for _, c := range [...]Cue{Destructive, ExfiltrationVerb, Urgency} {
+		if counts[c] > 0 && z.notice[c] == counts[c] && !(c == Destructive && piped) {
+			out.noticeOnly |= 1 << c
+		}
+	}
 	// A verb of sending only counts next to somewhere to send to.
 	if out.Cues[URL] == 0 && out.Cues[EmailAddress] == 0 && out.Cues[AccountNumber] == 0 {
 		out.Cues[ExfiltrationVerb] *= 0.5
@@ -1028,7 +1051,7 @@ func (z *Analyzer) count(i int, e *entry, mask uint32, counts *[NumCues]int, dom
 		cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one
 	}
 	if z.words[i].disclaimer {
-		cues = z.noticeCues(i, cues)
+		z.countNotice(cues &^ z.noticeCues(i, cues))
 	}
 	if cues&(1<<Destructive) != 0 && !out.destroys {
 		out.destroys = z.destroysAt(i, e.program)
@@ -1539,9 +1562,6 @@ func (z *Analyzer) addRequest(k int, opener bool, seq []uint64, out *Analysis) {
 	case isDigit(z.tok(k + 1)[0]) && (next.next == ')' || string(z.tok(k+2)) == "of"):
 		return
 	}
-	if w.disclaimer && (z.deletesMessage(k) || z.contactsSender(k)) {
-		return // "If you received it in error, please call us and delete it" (markDisclaimers)
-	}
 	target := z.requestTarget(k, seq)
 	if o := z.tok(k + 1); (string(o) == "me" || string(o) == "us") && target == 0 {
 		return
@@ -1979,7 +1999,7 @@ func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int, out *Analys
 		cues |= f.third[seq[i+2]]
 	}
 	if z.words[i].disclaimer {
-		cues = z.noticeCues(i, cues) // "…and delete all copies", "do not forward it"
+		z.countNotice(cues &^ z.noticeCues(i, cues)) // "…and delete all copies", "do not forward it"
 	}
 	if cues&(1<<Destructive) != 0 && !out.destroys {
 		out.destroys = z.destroysAt(i, false) // "Shut down the server", "rm -rf"

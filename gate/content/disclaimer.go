@@ -84,9 +84,23 @@ var noticeDeletes = setOf("delete destroy erase remove discard purge shred expun
 // "delete it", "destroy all copies", "delete this e-mail and its
 // attachments", "delete the material from any computer", "any use of its
 // contents".
-var messageWords = setOf("it them this copies copy message messages email emails mail mails communication " +
-	"communications transmission transmissions material materials attachment attachments correspondence fax " +
-	"printouts printout contents content original")
+var messageWords = setOf("it this copies copy message email mail communication transmission material attachment " +
+	"attachments correspondence fax printouts printout contents original")
+
+// quantifiers before a name of the message (messageNames) make it every
+// message, not this one: "delete all mail on the server", "every email".
+var quantifiers = setOf("all every any each entire whole")
+
+// messageNames are the messageWords that a quantifier before them turns
+// into every message (quantifiers); "all copies", "any attachments" are
+// still the message's.
+var messageNames = setOf("message email mail communication transmission material correspondence contents")
+
+// clauseAfterSemicolon are the words that open a notice's next clause
+// after a semicolon, ending the phrase that names the message before it:
+// "delete this mail immediately; any review … is prohibited"; not "delete
+// all copies; the Health app data and ~/Medical too".
+var clauseAfterSemicolon = setOf("any you please and thank thanks this it we if unauthorized unauthorised")
 
 // messageLinks may stand among messageWords in a phrase that names only
 // the message: determiners, "and", "of", "from your system", "together
@@ -185,6 +199,16 @@ func (z *Analyzer) notBefore(k, n int) bool {
 	return false
 }
 
+// countNotice adds to Analyzer.notice the cues of a word or phrase that
+// concern only the message of the notice it stands in (noticeCues).
+func (z *Analyzer) countNotice(cues uint32) {
+	for c := Cue(0); c < NumCues; c++ {
+		if cues&(1<<c) != 0 {
+			z.notice[c]++
+		}
+	}
+}
+
 // noticeCues returns cues, those of word i (or of the phrase it opens) in
 // a notice (word.disclaimer), without what concerns only the message:
 // deleting it, passing it on where that is forbidden, telling the sender
@@ -222,29 +246,58 @@ func (z *Analyzer) deletesMessage(i int) bool {
 // more.
 func (z *Analyzer) messageAfter(i int) bool {
 	named := false
+	quantified := false // the word before is one of quantifiers
 	for k := i + 1; k < len(z.words) && k <= i+maxMessageReach; k++ {
 		t := z.tok(k)
 		switch {
 		case messageWords[string(t)]:
+			if quantified && messageNames[string(t)] {
+				return false // "all mail on the server", "every email"
+			}
 			named = true
 		case string(t) == "e" && k+1 < len(z.words) && z.words[k+1].joint == '-':
 			// "e-mail": its "mail" is next
+			continue
 		case string(t) == "backup" && (string(z.tok(k+1)) == "systems" || string(z.tok(k+1)) == "system"):
 			// "from your computer and any backup systems"; not "and any backup"
 		case messageLinks[string(t)] || noticeDeletes[string(t)] || forbiddenActs[string(t)]:
 		default:
 			return named && (noticeFollows[string(t)] || negation(t) || clauseStarts[string(t)])
 		}
-		if z.sentenceEndsAt(k) {
-			return named
-		}
-		if z.words[k].next == ',' {
-			if n := z.tok(k + 1); string(n) != "and" && string(n) != "or" && string(n) != "including" {
-				return named
-			}
+		quantified = quantifiers[string(t)]
+		if end, ok := z.phraseEnd(k); end {
+			return named && ok
 		}
 	}
 	return false
+}
+
+// phraseEnd reports whether the phrase that names the message ends after
+// word k (end) and, if it does, whether what follows lets it end there
+// (ok): a full stop or a line break after the last word; a semicolon
+// before a notice's next clause (clauseAfterSemicolon), an act of telling
+// the sender, a negation or a new clause; a comma before "and", "or",
+// "including" (the phrase goes on) or the same ("delete it, and
+// notify…", "destroy all copies, including any printouts"). A colon ("destroy all copies: ~/Documents/Taxes"), or
+// a comma or semicolon before anything else ("delete it, the Time Machine
+// backups and…", "…copies; the Health app data"), opens a list of more.
+func (z *Analyzer) phraseEnd(k int) (end, ok bool) {
+	w := &z.words[k]
+	n := z.tok(k + 1)
+	switch {
+	case w.next == ',':
+		if string(n) == "and" || string(n) == "or" || string(n) == "including" {
+			return false, false // the phrase goes on
+		}
+		return true, noticeFollows[string(n)] || negation(n) || clauseStarts[string(n)]
+	case w.next == ';':
+		return true, clauseAfterSemicolon[string(n)] || noticeFollows[string(n)] || negation(n) || clauseStarts[string(n)]
+	case w.next == ':':
+		return true, false
+	case z.sentenceEndsAt(k):
+		return true, true
+	}
+	return false, false
 }
 
 // forbiddenActs are the acts a notice forbids, and the words that join
@@ -330,44 +383,50 @@ func (z *Analyzer) prohibitedOf(i int) bool {
 }
 
 // urgesTelling reports whether word i, an urgency word, urges only the
-// telling of the sender: at most three words after one of noticeFollows
-// ("notify the sender immediately", "please telephone us immediately";
-// not "confirm your identity immediately at https://…", whose "confirm"
-// is followed by more than the sender).
+// disposing of the message, inside the phrase that names it ("delete it
+// immediately", "destroy all copies immediately and notify us"), or the
+// telling of the sender: at most three words after one of tellVerbs, and
+// the sender only between them ("notify the sender immediately", "please
+// telephone us immediately"), before the clause ends or urgencyEnds;
+// not "confirm your identity immediately at https://…", "notify the
+// sender immediately via https://… and pay the fee".
 func (z *Analyzer) urgesTelling(i int) bool {
+	// "please delete it immediately", "destroy all copies immediately":
+	// the urgency of disposing of the message, inside its phrase.
+	for k := i - 1; k >= 0 && k >= i-maxMessageReach; k-- {
+		t := z.tok(k)
+		if noticeDeletes[string(t)] {
+			return z.messageAfter(k)
+		}
+		if !messageWords[string(t)] && !messageLinks[string(t)] && string(t) != "e" || z.sentenceEndsAt(k) {
+			break
+		}
+	}
+	n := z.tok(i + 1)
+	if end, ok := z.phraseEnd(i); !(end && ok) && !urgencyEnds[string(n)] && !(string(n) == "and" && noticeDeletes[string(z.tok(i+2))]) {
+		return false // "…immediately via https://… and pay the fee", "…immediately at https://…"
+	}
 	for k := i - 1; k >= 0 && k >= i-3 && !z.sentenceEndsAt(k); k-- {
-		if noticeFollows[string(z.tok(k))] {
+		if tellVerbs[string(z.tok(k))] {
 			return k == i-1 || senderWords[string(z.tok(k+1))] || k+2 < i && senderWords[string(z.tok(k+2))]
 		}
 	}
 	return false
 }
 
+// tellVerbs are the acts of telling the sender that a notice urges
+// (urgesTelling): "notify the sender immediately", "please inform us at
+// once".
+var tellVerbs = setOf("notify inform tell contact call telephone phone advise alert ring")
+
+// urgencyEnds may follow the urgency of telling the sender (urgesTelling):
+// "notify us immediately by return e-mail", "…immediately if you…"; so
+// may "and" before one of noticeDeletes ("…immediately and delete it").
+var urgencyEnds = setOf("by if")
+
 // senderWords are whom a notice's reader is asked to tell: "us", "the
 // sender", "the postmaster".
 var senderWords = setOf("us me sender author originator administrator postmaster")
-
-// senderEnds may follow whom a notice asks its reader to contact
-// (contactsSender): "call us on…", "notify the sender by return e-mail",
-// "telephone us immediately and…".
-var senderEnds = setOf("by on at immediately promptly and or via")
-
-// contactsSender reports whether word k, a verb, asks only to contact the
-// message's sender: "call us", "call the sender on 0161…", "telephone the
-// administrator"; not "text me the account number".
-func (z *Analyzer) contactsSender(k int) bool {
-	if !noticeFollows[string(z.tok(k))] {
-		return false
-	}
-	o := k + 1
-	if string(z.tok(o)) == "the" {
-		o++
-	}
-	if !senderWords[string(z.tok(o))] {
-		return false
-	}
-	return o+1 >= len(z.words) || z.sentenceEndsAt(o) || z.words[o].next == ',' || senderEnds[string(z.tok(o+1))]
-}
 
 // sentenceEndsAt reports whether a sentence or a heading ends after word
 // i: in what stands between it and the next word, a semicolon, a colon
