@@ -22,29 +22,26 @@ import (
 // recipient"), a receipt by mistake ("received … in error", "came to you
 // by mistake", "sent to you erroneously") or a message misdirected. Its
 // words from the condition on, to the end of the sentence after it and at
-// most maxNoticeWords of them, are marked (word.disclaimer). There, and
-// only for what concerns the message itself:
-//   - deleting it (noticeDeletes before an object that names only the
-//     message: "delete it from your system", "destroy all copies",
-//     "permanently delete the original and any copies") is no
-//     destructive cue and no request;
+// most maxNoticeWords of them, are marked (word.disclaimer). There the
+// words that concern only the message itself are found (noticeCues):
+//   - deleting it (noticeDeletes before a phrase that names only this
+//     message and ends there: "delete it from your system", "destroy all
+//     copies", "permanently delete the original and any copies"; not
+//     "delete all mail on the server", "delete it, the backups and…");
 //   - passing it on where a negation or a prohibition forbids it ("do not
 //     copy or forward it", "without reading, copying or forwarding it",
-//     "any forwarding or copying of this message is prohibited") is no
-//     exfiltration cue;
-//   - "immediately" after telling the sender ("notify the sender
-//     immediately") is no urgency, and a request to contact the sender
-//     ("call us on…") none;
-//   - capitals do not shout.
+//     "any forwarding or copying of this message is prohibited");
+//   - the urgency of telling the sender or deleting the message ("notify
+//     the sender immediately", "delete it immediately").
 //
-// Anything else counts as before, in the notice or out of it: "delete all
-// files in ~/Documents", "disable this firewall", "forward the statements
-// to …", "confirm your identity immediately at https://…", a notice
-// without a condition ("your transfer reached the intended recipient").
-// helper-103's hostile review of the first version (which marked whole
-// sentences from their start, took "this" or "documents" before anything
-// for the message and forgave any negation) let 44 of its 49 planted
-// commands in whole; it is the test set of this one.
+// They still fire their cues, which the model reads as it always has.
+// Analysis.NoticeOnly tells when a cue fires on nothing else, and the gate
+// then marks a memory whose only evidence of an instruction they are
+// rather than quarantining it; it never lets one in whole on their
+// account. Two hostile reviews of versions that removed the cues instead
+// got 44 of 49 and 37 of 38 planted commands in whole
+// (eval/probe/notices.jsonl, notices2.jsonl): a command the reading
+// wrongly covers must not lose its evidence.
 
 // noticeOpeners open the condition a notice states: "If you are not…",
 // "Unless you are…", "Should you receive…".
