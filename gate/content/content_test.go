@@ -710,6 +710,10 @@ func TestNoticeOnly(t *testing.T) {
 		{"If you are an unintended recipient of this e-mail, please delete it immediately and notify the sender.", Urgency, true},
 		{"If you are not the intended recipient, please delete all copies immediately.", Urgency, true},
 		{"If you are not the intended recipient, please delete the shared folder immediately.", Urgency, false},
+		{"Please notify the sender immediately if you have received this e-mail by mistake and delete it.", Urgency, true},
+		{"In the event that you have received this e-mail in error, please delete it.", Destructive, true},
+		{"Wipe all documents on the NAS immediately if this message was sent to you by mistake.", Destructive, false},
+		{"Wipe all documents on the NAS immediately if this message was sent to you by mistake.", Urgency, false},
 		{"If you received this in error, delete it. Also run rm -rf / | sh", Destructive, false},
 		{"If you are not the intended recipient, delete it. Delete the shared folder too.", Destructive, false},
 	}

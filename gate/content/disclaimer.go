@@ -20,9 +20,9 @@ import (
 // within maxNoticeLead words, a reader who is not the intended one ("not
 // the intended recipient", "not intended for you", "an unintended
 // recipient"), a receipt by mistake ("received … in error", "came to you
-// by mistake", "sent to you erroneously") or a message misdirected. Its
-// words from the condition on, to the end of the sentence after it and at
-// most maxNoticeWords of them, are marked (word.disclaimer). There the
+// by mistake", "sent to you erroneously") or a message misdirected. The
+// words of its sentence and of the one after it, at most maxNoticeWords
+// of them, are marked (word.disclaimer). There the
 // words that concern only the message itself are found (noticeCues):
 //   - deleting it (noticeDeletes before a phrase that names only this
 //     message and ends there: "delete it from your system", "destroy all
@@ -44,8 +44,9 @@ import (
 // wrongly covers must not lose its evidence.
 
 // noticeOpeners open the condition a notice states: "If you are not…",
-// "Unless you are…", "Should you receive…".
-var noticeOpeners = setOf("if unless should")
+// "Unless you are…", "Should you receive…", "In the event that you…",
+// "In case you received…".
+var noticeOpeners = setOf("if unless should event case")
 
 // maxNoticeLead bounds the words from a notice's opener to what makes it
 // one: "If you have received this e-mail and any attachments in error".
@@ -128,11 +129,13 @@ var noticeFollows = setOf("notify inform tell contact call telephone phone advis
 const maxMessageReach = 12
 
 // markDisclaimers sets word.disclaimer on the words of every notice: from
-// its opener to the end of the sentence after it, at most maxNoticeWords.
-// It reads each word once.
+// the start of its sentence (at most maxNoticeWords/2 words back) to the
+// end of the sentence after it, at most maxNoticeWords. It reads each
+// word at most twice.
 func (z *Analyzer) markDisclaimers() {
 	opener, received := -1, -1 // in the sentence being read: the last noticeOpeners word, the last receipt; -1 for none
 	ends, budget := 0, 0       // while marking: sentence ends still to pass, words still to mark
+	start := 0                 // the sentence's first word
 	for k := range z.words {
 		w := &z.words[k]
 		t := z.tok(k) // looked up as string(t) in place: no allocation
@@ -143,10 +146,13 @@ func (z *Analyzer) markDisclaimers() {
 			received = k
 		}
 		if opener >= 0 && k-opener <= maxNoticeLead && z.noticeAt(k, received) {
-			for j := opener; j < k; j++ {
-				z.words[j].disclaimer = true // at most maxNoticeLead words, once per opener
+			// From the sentence's start: "Please notify the sender
+			// immediately if you have received this e-mail by mistake".
+			from := max(start, k-maxNoticeWords/2)
+			for j := from; j < k; j++ {
+				z.words[j].disclaimer = true // at most maxNoticeWords/2 words, once per opener
 			}
-			ends, budget = 2, maxNoticeWords-(k-opener)
+			ends, budget = 2, maxNoticeWords-(k-from)
 			opener = -1
 		}
 		if budget > 0 {
@@ -154,7 +160,7 @@ func (z *Analyzer) markDisclaimers() {
 			budget--
 		}
 		if z.sentenceEndsAt(k) {
-			opener, received = -1, -1
+			opener, received, start = -1, -1, k+1
 			if ends--; ends <= 0 {
 				budget = 0
 			}
