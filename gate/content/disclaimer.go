@@ -105,7 +105,8 @@ var clauseAfterSemicolon = setOf("any you please and thank thanks this it we if 
 // with".
 var messageLinks = setOf("the that these those all any and or every such its your entire whole together with along " +
 	"including of from on in system systems computer computers device devices server servers mailbox inbox " +
-	"immediately permanently promptly securely completely")
+	"immediately permanently promptly securely completely printed hard electronic paper thereof drive drives records " +
+	"possession")
 
 // clauseStarts end the phrase that names the message, opening a clause of
 // their own: "destroy all copies of this email, including any printouts,
@@ -388,7 +389,9 @@ func (z *Analyzer) prohibitedOf(i int) bool {
 // urgesTelling reports whether word i, an urgency word, urges only the
 // disposing of the message, inside the phrase that names it ("delete it
 // immediately", "destroy all copies immediately and notify us"), or the
-// telling of the sender: at most three words after one of tellVerbs, and
+// telling of the sender: right before one of tellVerbs and the sender
+// ("please immediately notify the sender"), or at most three words after
+// one of tellVerbs, and
 // the sender only between them ("notify the sender immediately", "please
 // telephone us immediately"), before the clause ends or urgencyEnds;
 // not "confirm your identity immediately at https://…", "notify the
@@ -404,6 +407,9 @@ func (z *Analyzer) urgesTelling(i int) bool {
 		if !messageWords[string(t)] && !messageLinks[string(t)] && string(t) != "e" || z.sentenceEndsAt(k) {
 			break
 		}
+	}
+	if tellVerbs[string(z.tok(i+1))] && (senderWords[string(z.tok(i+2))] || senderWords[string(z.tok(i+3))]) {
+		return true // "please immediately notify the sender"
 	}
 	n := z.tok(i + 1)
 	if end, ok := z.phraseEnd(i); !(end && ok) && !urgencyEnds[string(n)] && !(string(n) == "and" && noticeDeletes[string(z.tok(i+2))]) {
