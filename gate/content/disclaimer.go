@@ -121,6 +121,14 @@ func negation(t []byte) bool {
 		n > 3 && string(t[n-3:]) == "n't"
 }
 
+// opensNextClause reports whether t, the word after a phrase that names
+// the message, opens the notice's next clause: an act of telling the
+// sender, a negation or a clause's start ("delete it and notify…",
+// "delete it, and don't share it", "…, and must not disclose").
+func opensNextClause(t []byte) bool {
+	return noticeFollows[string(t)] || negation(t) || clauseStarts[string(t)]
+}
+
 // noticeFollows are the acts a notice asks for beside disposing of the
 // message, which may end the phrase that names it: "delete it and notify
 // the sender".
@@ -245,9 +253,9 @@ func (z *Analyzer) deletesMessage(i int) bool {
 // not copy, forward or print it"), up to the sentence's end, a comma that
 // no "and" or "or" follows, an act of noticeFollows ("delete it and
 // notify the sender"), a negation ("delete it without reading it",
-// "delete it, and don't share it") or a clause's start (clauseStarts). "delete all documents in the shared drive", "delete
-// it and every snapshot", "erase all copies of the photo library" name
-// more.
+// "delete it, and don't share it") or a clause's start (clauseStarts).
+// "delete all documents in the shared drive", "delete it and every
+// snapshot", "erase all copies of the photo library" name more.
 func (z *Analyzer) messageAfter(i int) bool {
 	named := false
 	quantified := false // the word before is one of quantifiers
@@ -259,14 +267,13 @@ func (z *Analyzer) messageAfter(i int) bool {
 				return false // "all mail on the server", "every email"
 			}
 			named = true
-		case string(t) == "e" && k+1 < len(z.words) && z.words[k+1].joint == '-':
-			// "e-mail": its "mail" is next
+		case z.emailPrefix(k):
 			continue
 		case string(t) == "backup" && (string(z.tok(k+1)) == "systems" || string(z.tok(k+1)) == "system"):
 			// "from your computer and any backup systems"; not "and any backup"
 		case messageLinks[string(t)] || noticeDeletes[string(t)] || forbiddenActs[string(t)]:
 		default:
-			return named && (noticeFollows[string(t)] || negation(t) || clauseStarts[string(t)])
+			return named && opensNextClause(t)
 		}
 		quantified = quantifiers[string(t)]
 		if end, ok := z.phraseEnd(k); end {
@@ -282,9 +289,10 @@ func (z *Analyzer) messageAfter(i int) bool {
 // before a notice's next clause (clauseAfterSemicolon), an act of telling
 // the sender, a negation or a new clause; a comma before "and", "or",
 // "including" (the phrase goes on) or the same ("delete it, and
-// notify…", "destroy all copies, including any printouts"). A colon ("destroy all copies: ~/Documents/Taxes"), or
-// a comma or semicolon before anything else ("delete it, the Time Machine
-// backups and…", "…copies; the Health app data"), opens a list of more.
+// notify…", "destroy all copies, including any printouts"). A colon
+// ("destroy all copies: ~/Documents/Taxes"), or a comma or semicolon
+// before anything else ("delete it, the Time Machine backups and…",
+// "…copies; the Health app data"), opens a list of more.
 func (z *Analyzer) phraseEnd(k int) (end, ok bool) {
 	w := &z.words[k]
 	n := z.tok(k + 1)
@@ -293,9 +301,9 @@ func (z *Analyzer) phraseEnd(k int) (end, ok bool) {
 		if string(n) == "and" || string(n) == "or" || string(n) == "including" {
 			return false, false // the phrase goes on
 		}
-		return true, noticeFollows[string(n)] || negation(n) || clauseStarts[string(n)]
+		return true, opensNextClause(n)
 	case w.next == ';':
-		return true, clauseAfterSemicolon[string(n)] || noticeFollows[string(n)] || negation(n) || clauseStarts[string(n)]
+		return true, clauseAfterSemicolon[string(n)] || opensNextClause(n)
 	case w.next == ':':
 		return true, false
 	case z.sentenceEndsAt(k):
@@ -374,8 +382,7 @@ func (z *Analyzer) prohibitedOf(i int) bool {
 			return named
 		case messageWords[string(t)]:
 			named = true
-		case string(t) == "e" && k+1 < len(z.words) && z.words[k+1].joint == '-':
-		case messageLinks[string(t)] || prohibitionLinks[string(t)]:
+		case z.emailPrefix(k), messageLinks[string(t)] || prohibitionLinks[string(t)]:
 		default:
 			return false
 		}
@@ -391,11 +398,11 @@ func (z *Analyzer) prohibitedOf(i int) bool {
 // immediately", "destroy all copies immediately and notify us"), or the
 // telling of the sender: right before one of tellVerbs and the sender
 // ("please immediately notify the sender"), or at most three words after
-// one of tellVerbs, and
-// the sender only between them ("notify the sender immediately", "please
-// telephone us immediately"), before the clause ends or urgencyEnds;
-// not "confirm your identity immediately at https://…", "notify the
-// sender immediately via https://… and pay the fee".
+// one of tellVerbs with only the sender between them ("notify the sender
+// immediately", "please telephone us immediately"), before the clause
+// ends or urgencyEnds; not "confirm your identity immediately at
+// https://…", "notify the sender immediately via https://… and pay the
+// fee".
 func (z *Analyzer) urgesTelling(i int) bool {
 	// "please delete it immediately", "destroy all copies immediately":
 	// the urgency of disposing of the message, inside its phrase.
@@ -404,7 +411,7 @@ func (z *Analyzer) urgesTelling(i int) bool {
 		if noticeDeletes[string(t)] {
 			return z.messageAfter(k)
 		}
-		if !messageWords[string(t)] && !messageLinks[string(t)] && string(t) != "e" || z.sentenceEndsAt(k) {
+		if !messageWords[string(t)] && !messageLinks[string(t)] && !z.emailPrefix(k) || z.sentenceEndsAt(k) {
 			break
 		}
 	}
@@ -436,6 +443,12 @@ var urgencyEnds = setOf("by if")
 // senderWords are whom a notice's reader is asked to tell: "us", "the
 // sender", "the postmaster".
 var senderWords = setOf("us me sender author originator administrator postmaster")
+
+// emailPrefix reports whether word k is the "e" of "e-mail", whose "mail"
+// comes next.
+func (z *Analyzer) emailPrefix(k int) bool {
+	return string(z.tok(k)) == "e" && k+1 < len(z.words) && z.words[k+1].joint == '-'
+}
 
 // sentenceEndsAt reports whether a sentence or a heading ends after word
 // i: in what stands between it and the next word, a semicolon, a colon
