@@ -1063,5 +1063,11 @@ func TestShippedGateMarksNotices(t *testing.T) {
 		if entered != tc.enter {
 			t.Errorf("%q: %s %v (fit %.3f / %.3f), want entered %v", tc.text, r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateThreshold, tc.enter)
 		}
+		// The user's own mail: a notice alone keeps the envelope's
+		// decision; a command the notice does not cover is still named.
+		r = judgeOne(t, g, actx, "When is completion on the house sale?", tc.text, memory.AuthorityUserConfirmed)
+		if named := slices.Contains(r.Reasons, admit.ReasonInstructionContent); named == tc.enter {
+			t.Errorf("%q (user_confirmed): %s %v, want instruction_in_content named %v", tc.text, r.Decision, r.Reasons, !tc.enter)
+		}
 	}
 }
