@@ -760,6 +760,9 @@ type Analyzer struct {
 	// notice counts, per cue, the words and phrases of the text that fire
 	// it inside a notice and concern only the message (noticeCues).
 	notice [NumCues]int
+	// noticesMarked is set once markDisclaimers has read the text
+	// (inNotice).
+	noticesMarked bool
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -799,8 +802,8 @@ type word struct {
 	// the line's end at most) or a fenced block (codeAt).
 	code bool
 	// disclaimer is set when the word stands in a notice to whoever
-	// received the message by mistake, from its condition to the end of
-	// the sentence after it (markDisclaimers).
+	// received the message by mistake, its sentence and the one after it
+	// (markDisclaimers, run only when a cue asks: inNotice).
 	disclaimer bool
 }
 
@@ -829,7 +832,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	*out = Analysis{Bytes: len(text)}
 	z.tokenize(text)
 	z.text = text // the shell's arguments and the marks between words (wipes, destroysAt, markDisclaimers)
-	z.markDisclaimers()
+	z.noticesMarked = false
 	defer z.forgetText()
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
@@ -1050,7 +1053,7 @@ func (z *Analyzer) count(i int, e *entry, mask uint32, counts *[NumCues]int, dom
 	if cues&(1<<AddressedToAgent) != 0 && !z.addressedAt(i) {
 		cues &^= 1 << AddressedToAgent // "Agent tool log", "AI research": about an agent, not to one
 	}
-	if z.words[i].disclaimer {
+	if cues&noticeCueMask != 0 && z.inNotice(i) {
 		z.countNotice(cues &^ z.noticeCues(i, cues))
 	}
 	if cues&(1<<Destructive) != 0 && !out.destroys {
@@ -1998,7 +2001,7 @@ func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int, out *Analys
 	if f.third != nil && i+2 < len(seq) && !z.endsSentence(i+1) {
 		cues |= f.third[seq[i+2]]
 	}
-	if z.words[i].disclaimer {
+	if cues&noticeCueMask != 0 && z.inNotice(i) {
 		z.countNotice(cues &^ z.noticeCues(i, cues)) // "…and delete all copies", "do not forward it"
 	}
 	if cues&(1<<Destructive) != 0 && !out.destroys {

@@ -139,14 +139,12 @@ const maxMessageReach = 12
 
 // markDisclaimers sets word.disclaimer on the words of every notice: from
 // the start of its sentence (at most maxNoticeWords/2 words back) to the
-// end of the sentence after it, at most maxNoticeWords. It reads each
-// word at most twice.
+// end of the sentence after it, at most maxNoticeWords. It looks up each
+// word once, and where sentences end only near a notice's words.
 func (z *Analyzer) markDisclaimers() {
 	opener, received := -1, -1 // in the sentence being read: the last noticeOpeners word, the last receipt; -1 for none
 	ends, budget := 0, 0       // while marking: sentence ends still to pass, words still to mark
-	start := 0                 // the sentence's first word
 	for k := range z.words {
-		w := &z.words[k]
 		t := z.tok(k) // looked up as string(t) in place: no allocation
 		switch {
 		case noticeOpeners[string(t)]:
@@ -154,10 +152,16 @@ func (z *Analyzer) markDisclaimers() {
 		case disclaimerReceipts[string(t)]:
 			received = k
 		}
-		if opener >= 0 && k-opener <= maxNoticeLead && z.noticeAt(k, received) {
+		if opener >= 0 && k-opener > maxNoticeLead {
+			opener = -1 // too far back to open a notice here
+		}
+		if received >= 0 && k-received > maxReceiptGap {
+			received = -1
+		}
+		if opener >= 0 && z.noticeAt(k, received) {
 			// From the sentence's start: "Please notify the sender
 			// immediately if you have received this e-mail by mistake".
-			from := max(start, k-maxNoticeWords/2)
+			from := z.sentenceStart(opener, k-maxNoticeWords/2)
 			for j := from; j < k; j++ {
 				z.words[j].disclaimer = true // at most maxNoticeWords/2 words, once per opener
 			}
@@ -165,16 +169,28 @@ func (z *Analyzer) markDisclaimers() {
 			opener = -1
 		}
 		if budget > 0 {
-			w.disclaimer = true
+			z.words[k].disclaimer = true
 			budget--
 		}
-		if z.sentenceEndsAt(k) {
-			opener, received, start = -1, -1, k+1
+		// Where a sentence ends matters only near an opener or a receipt,
+		// or while marking: most words are read once, for the two sets.
+		if (opener >= 0 || received >= 0 || budget > 0) && z.sentenceEndsAt(k) {
+			opener, received = -1, -1
 			if ends--; ends <= 0 {
 				budget = 0
 			}
 		}
 	}
+}
+
+// sentenceStart returns the first word of the sentence that holds word k,
+// looking back no further than word limit.
+func (z *Analyzer) sentenceStart(k, limit int) int {
+	j := k
+	for j > 0 && j > limit && !z.sentenceEndsAt(j-1) {
+		j--
+	}
+	return max(j, 0)
 }
 
 // noticeAt reports whether word k, in a sentence whose last receipt word
@@ -209,6 +225,21 @@ func (z *Analyzer) notBefore(k, n int) bool {
 		}
 	}
 	return false
+}
+
+// noticeCueMask are the cues a notice's words may concern only the
+// message for (noticeCues).
+const noticeCueMask = 1<<Destructive | 1<<ExfiltrationVerb | 1<<Urgency
+
+// inNotice reports whether word i stands in a notice (word.disclaimer),
+// marking the text's notices the first time it is asked: only a text with
+// a word of noticeCueMask pays for markDisclaimers.
+func (z *Analyzer) inNotice(i int) bool {
+	if !z.noticesMarked {
+		z.markDisclaimers()
+		z.noticesMarked = true
+	}
+	return z.words[i].disclaimer
 }
 
 // countNotice adds to Analyzer.notice the cues of a word or phrase that
