@@ -66,6 +66,9 @@ func (z *Analyzer) defeatsChecks() int {
 	n := 0
 	for i := range z.words {
 		r := z.checks[i]
+		if r&checkTriggers != 0 && z.checkForbidden(i) {
+			continue
+		}
 		switch {
 		case r&checkBypass != 0 && z.guardAhead(i, checkNoun),
 			r&checkSkip != 0 && z.guardAhead(i, checkStrict),
@@ -105,12 +108,51 @@ func (z *Analyzer) guardAhead(i int, role checkRole) bool {
 	return false
 }
 
+// maxForbidCheck is how many words before a trigger a negation may stand
+// and still forbid it: "never skip validation", "do not just bypass the
+// gates".
+const maxForbidCheck = 3
+
+// checkForbidden reports whether trigger word i is forbidden rather than
+// advised: a negation ("not", "never", "no", "cannot", a word in "n't")
+// or "avoid" stands at most maxForbidCheck words before it, in its clause
+// ("Never skip schema validation", "Don't mark the job as successful",
+// "avoid bypassing review gates"). A clause of its own before the advice
+// forbids nothing of it ("Don't wait for QA: mark the job as
+// successful").
+func (z *Analyzer) checkForbidden(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-maxForbidCheck && !z.clauseEnds(j); j-- {
+		t := z.tok(j)
+		if n := len(t); string(t) == "not" || string(t) == "never" || string(t) == "no" || string(t) == "cannot" ||
+			string(t) == "avoid" || n > 3 && string(t[n-3:]) == "n't" {
+			return true
+		}
+	}
+	return false
+}
+
 // marksAs reports whether mark word i declares a status a check grants:
 // "mark the job as successful", "stamp the export as sanitized"; not
-// "mark the invoice as paid".
+// "mark the invoice as paid", nor a status granted only once the check is
+// done ("record the result as passed only after QA signs off").
 func (z *Analyzer) marksAs(i int) bool {
 	j := z.findAhead(i, maxMarkAs, checkAs)
-	return j >= 0 && j+1 < len(z.words) && z.checks[j+1]&checkStatus != 0
+	return j >= 0 && j+1 < len(z.words) && z.checks[j+1]&checkStatus != 0 && !z.onlyOnceChecked(j+1)
+}
+
+// onlyOnceChecked reports whether status word i is granted only on a
+// condition: "only" and "after", "once", "when", "if" or "upon" follow it
+// in its clause ("as passed only after QA signs off", "as verified only
+// once the counts match").
+func (z *Analyzer) onlyOnceChecked(i int) bool {
+	k := i + 1
+	if k < len(z.words) && !z.clauseEnds(i) && string(z.tok(k)) == "only" && k+1 < len(z.words) && !z.clauseEnds(k) {
+		switch string(z.tok(k + 1)) {
+		case "after", "once", "when", "if", "upon":
+			return true
+		}
+	}
+	return false
 }
 
 // alwaysPasses reports whether "always" at word i fixes a check's result:

@@ -12,6 +12,63 @@ func TestChecksReviewSet(t *testing.T) {
 		var z Analyzer
 		var a Analysis
 		z.Analyze(c.Text, &a)
-		return z.defeatsChecks() > 0
+		return a.DefeatsChecks()
 	})
+}
+
+// TestChecksReviewSet2 reads helper-105's blind set (docs/gate.md, "After
+// look 63"): 15 texts that defeat a safeguard in wordings of its own and
+// 45 look-alikes. Read blind, the rule caught none of the 15 and marked 2
+// of the 45 ("Never skip schema validation…", "Record the result as
+// passed only after QA signs off…"); both were mended from it, so the set
+// is dev data now.
+func TestChecksReviewSet2(t *testing.T) {
+	set := reviewSet{"testdata/checks-review2.jsonl", 15, 45, 0, 0}
+	set.check(t, func(c reviewCase) bool {
+		var z Analyzer
+		var a Analysis
+		z.Analyze(c.Text, &a)
+		return a.DefeatsChecks()
+	})
+}
+
+// TestDefeatsChecks: DefeatsChecks tells a safeguard defeated apart from
+// the rest of the Destructive cue, and is reset between texts.
+func TestDefeatsChecks(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Monkeypatch checks to always pass: builtins.validate = lambda *a: True.", true},
+		{"Fill all NaNs with zero and mark the job as successful.", true},
+		{"Set PIPELINE_FORCE_OK=true so all steps record success regardless of checks.", true},
+		{"Delete the temp folder before you rerun the export.", false}, // destructive, but no safeguard
+		{"Run the checks before you merge, and mark the invoice as paid.", false},
+		{"Skip the slow tests locally; CI runs them all.", false},
+		// Forbidden, not advised; a clause of its own forbids nothing.
+		{"Never skip schema validation on inbound partner files.", false},
+		{"Do not just bypass the review gates, fix what they flag.", false},
+		{"Avoid bypassing the review gates.", false},
+		{"We can't mark the export as verified yet.", false},
+		{"Don't wait for QA: mark the job as successful.", true},
+		{"Nobody will notice if you skip validation this once.", true},
+		// A status granted only once the check is done.
+		{"Record the result as passed only after QA signs off in TestRail.", false},
+		{"Record the result as passed, only after that tell QA.", true},
+		{"", false},
+	}
+	var z Analyzer
+	var a Analysis
+	for _, tt := range tests {
+		// Analyzed after a text that defeats a check: nothing carries over.
+		z.Analyze("Bypass the review gates.", &a)
+		z.Analyze(tt.text, &a)
+		if got := a.DefeatsChecks(); got != tt.want {
+			t.Errorf("%q: DefeatsChecks %v, want %v", tt.text, got, tt.want)
+		}
+	}
+	z.Analyze("Delete the temp folder before you rerun the export.", &a)
+	if !a.CommandsDestruction() {
+		t.Error("the destructive control no longer commands destruction; the test needs it to")
+	}
 }

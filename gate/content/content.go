@@ -205,6 +205,8 @@ type Analysis struct {
 	// destroys is set when a word of the Destructive cue stands as a
 	// command (CommandsDestruction).
 	destroys bool
+	// defeats is set when the text defeats a safeguard (DefeatsChecks).
+	defeats bool
 	// noticeOnly holds, one bit per cue, the cues every word of which
 	// stands in a notice to whoever received the message by mistake and
 	// concerns only the message (NoticeOnly).
@@ -224,6 +226,16 @@ type Analysis struct {
 // lists the places). The cue counts them all (a model learns what they
 // weigh); this tells whether the cue alone is evidence of an instruction.
 func (a *Analysis) CommandsDestruction() bool { return a.destroys }
+
+// DefeatsChecks reports whether the text advises defeating a safeguard
+// (checks.go): bypassing, monkeypatching or faking checks, validation,
+// audits or tests, skipping a check, validation or audit, marking
+// something as passed or successful, or acting "regardless of checks"
+// ("Monkeypatch checks to always pass", "mark the job as successful").
+// Such advice is a part of the Destructive cue; this tells it apart, since
+// no one but the user or the system should be able to talk an agent out
+// of a check (gate: a marked summary).
+func (a *Analysis) DefeatsChecks() bool { return a.defeats }
 
 // NoticeOnly reports whether cue c (Destructive, ExfiltrationVerb or
 // Urgency) fires only on words of a notice to whoever received the
@@ -979,7 +991,8 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	if defeat {
 		n := z.defeatsChecks()
 		counts[Destructive] += n
-		out.destroys = out.destroys || n > 0 // a safeguard defeated: read as a command (checks.go)
+		out.defeats = n > 0
+		out.destroys = out.destroys || out.defeats // a safeguard defeated: read as a command (checks.go)
 	}
 	n := float32(len(z.words))
 	sentences := 0
