@@ -207,6 +207,9 @@ type Analysis struct {
 	destroys bool
 	// defeats is set when the text defeats a safeguard (DefeatsChecks).
 	defeats bool
+	// tasks are the pieces of work the text gives its reader on a
+	// subject it does not otherwise speak of (TaskUnasked).
+	tasks taskSet
 	// noticeOnly holds, one bit per cue, the cues every word of which
 	// stands in a notice to whoever received the message by mistake and
 	// concerns only the message (NoticeOnly).
@@ -988,6 +991,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		counts[AgreementPressure] += z.pressures()
 	}
 	out.Convinced = z.convinced()
+	z.plantedTasks(out)
 	if defeat {
 		n := z.defeatsChecks()
 		counts[Destructive] += n
