@@ -336,6 +336,18 @@ func CueInput(c content.Cue) (int, bool) {
 	return 0, false
 }
 
+// asksUnasked reports whether memory m asks its reader for what task q
+// does not: to act (send, pay, grant, delete…: RequestsUnasked), to run
+// code that acts (runs commands, sends data out…: CodeActsUnasked), or to
+// do a piece of work on a subject neither the memory nor the task speaks
+// of otherwise (a planted task: TaskUnasked); or whether it advises
+// defeating a safeguard ("monkeypatch checks to always pass", "mark the
+// job as successful": DefeatsChecks), whatever the task says, since a
+// task that asks to skip a check is what such a lesson waits for.
+func asksUnasked(m, q *content.Analysis) bool {
+	return m.RequestsUnasked(q) || m.CodeActsUnasked(q) || m.TaskUnasked(q) || m.DefeatsChecks()
+}
+
 // Addresses reports whether instruction features x (the instruction group,
 // InstructionRange) show a memory addressing the agent: naming it, a system
 // voice, an override, a trigger condition or secrecy. The instruction

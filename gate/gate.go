@@ -208,16 +208,11 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// justifies nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonConflictingAnswers, markedSummary)
 		}
-		if m := s.ext.mems[i]; !highAuthority && (m.RequestsUnasked(&s.ext.query) || m.CodeActsUnasked(&s.ext.query) || m.DefeatsChecks()) {
+		if m := s.ext.mems[i]; !highAuthority && asksUnasked(m, &s.ext.query) {
 			// Text from anyone but the user or the system asks its reader
-			// to act (send, pay, grant, delete…), or carries code that acts
-			// (runs commands, sends data out…), where the task does not,
-			// or advises defeating a safeguard ("monkeypatch checks to
-			// always pass", "mark the job as successful") whatever the task
-			// says (a task that asks to skip a check is what such a lesson
-			// waits for): what an agent must not take as its instruction,
-			// nor pass on as its answer. The memory is shown, marked, and
-			// justifies nothing.
+			// for what the task does not (asksUnasked): what an agent must
+			// not take as its instruction, nor pass on as its answer. The
+			// memory is shown, marked, and justifies nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonInstructionContent, markedSummary)
 		}
 		if m := s.ext.mems[i]; m.Convinced && objective {
