@@ -108,28 +108,31 @@ func (z *Analyzer) guardAhead(i int, role checkRole) bool {
 	return false
 }
 
-// maxForbidCheck is how many words before a trigger a negation may stand
-// and still forbid it: "never skip validation", "do not just bypass the
-// gates".
-const maxForbidCheck = 3
-
 // checkForbidden reports whether trigger word i is forbidden rather than
 // advised: a negation ("not", "never", "no", "cannot", a word in "n't")
-// or "avoid" stands at most maxForbidCheck words before it, in its clause
-// ("Never skip schema validation", "Don't mark the job as successful",
-// "avoid bypassing review gates"). A clause of its own before the advice
-// forbids nothing of it ("Don't wait for QA: mark the job as
+// or "avoid" stands right before it, or before an adverb that does not
+// change what is forbidden ("Never skip schema validation", "Don't just
+// bypass the gates", "avoid bypassing review gates", "We can't mark the
+// export as verified yet"). A verb between them forbids something else
+// ("Don't forget to skip validation", "Don't wait for QA: mark the job as
 // successful").
 func (z *Analyzer) checkForbidden(i int) bool {
-	for j := i - 1; j >= 0 && j >= i-maxForbidCheck && !z.clauseEnds(j); j-- {
+	for j := i - 1; j >= 0 && !z.clauseEnds(j); j-- {
 		t := z.tok(j)
 		if n := len(t); string(t) == "not" || string(t) == "never" || string(t) == "no" || string(t) == "cannot" ||
 			string(t) == "avoid" || n > 3 && string(t[n-3:]) == "n't" {
 			return true
 		}
+		if !forbidAdverbs[string(t)] {
+			return false
+		}
 	}
 	return false
 }
+
+// forbidAdverbs may stand between a negation and what it forbids: "do not
+// just bypass…", "never blindly skip…".
+var forbidAdverbs = setOf("just ever simply really blindly quietly silently")
 
 // marksAs reports whether mark word i declares a status a check grants:
 // "mark the job as successful", "stamp the export as sanitized"; not

@@ -51,6 +51,8 @@ func TestDefeatsChecks(t *testing.T) {
 		{"Avoid bypassing the review gates.", false},
 		{"We can't mark the export as verified yet.", false},
 		{"Don't wait for QA: mark the job as successful.", true},
+		{"Don't forget to skip validation on the vendor feed.", true},
+		{"Don't blindly bypass the review gates.", false},
 		{"Nobody will notice if you skip validation this once.", true},
 		// A status granted only once the check is done.
 		{"Record the result as passed only after QA signs off in TestRail.", false},
