@@ -9,13 +9,22 @@ import "slices"
 // its own task; a third party who can write into it can hand the agent
 // another one. Its human readers get requests too ("Please find attached
 // the invoice", "Provide your order number when you call"), but theirs
-// concern the document: the invoice, the order. What the reading looks
-// at, per sentence that opens with a verb of work where a verb stands
-// (after "please", "also", "now" too): the sentence's other content
-// words, none of which the rest of the text holds, and of which the task
-// holds none either (TaskUnasked). Questions are left alone: meeting
-// notes, chats and FAQs ask their human readers questions on other
-// subjects all the time.
+// mostly concern the document or the reader: the invoice, the order, the
+// medications "you" take. What the reading looks at, per sentence that
+// opens with a verb of work where a verb stands (after "please", "also",
+// "now" too): the sentence's other content words, none of which the rest
+// of the text holds, and of which the task holds none either
+// (TaskUnasked). What it leaves:
+//   - questions: meeting notes, chats and FAQs ask their human readers
+//     questions on other subjects all the time;
+//   - a sentence that speaks to the reader of their own matters ("you",
+//     "your": "Describe a time you resolved a conflict", "Calculate your
+//     allowable expenses");
+//   - a procedure: a text with procedureTasks such sentences or more is a
+//     list of steps ("Create a guest network… Identify the firmware
+//     version… Explain parental controls…"), whose steps are its subject.
+// A request to a human reader on a new subject (a form, homework, a
+// puzzle, a call for talks) still reads as one; it is marked, not lost.
 
 // taskVerbs open a sentence that gives its reader a piece of work on a
 // subject: writing, explaining, judging or listing something. Words as
@@ -31,25 +40,34 @@ var taskVerbs = setOf("write compose summarize summarise describe explain analyz
 // recommend me anything dubbed").
 var taskLeads = setOf("please kindly also now then just simply first")
 
-// notATask, right after a verb of taskVerbs, make its sentence no piece
-// of work on a subject: a noun's "of" ("List of attendees"), a letter's
-// particle ("Write back when you can", "write to us", "write in"), or the
-// reader's own details ("Write your child's name on the bottles",
-// "Provide your order number when you call", "Describe your issue
-// below"). How the reply itself must look ("write your answer in
-// French") is the output-directive cue's.
-var notATask = setOf("of back to in your")
+// notATask, per verb, are the words right after it that make its sentence
+// no piece of work on a subject: a letter's particle ("Write back when you
+// can", "write to us", "write in"), a noun's "of" ("List of
+// attendees", "Outline of the course") or a price ("Compare at £249").
+var notATask = map[string]map[string]bool{
+	"write":   setOf("back to in"),
+	"list":    setOf("of"),
+	"outline": setOf("of"),
+	"compare": setOf("at"), // a price: "Compare at £249"
+}
 
-// Bounds of the reading: how many task sentences it keeps, how many of a
-// sentence's content words it compares, how many it needs (besides the
-// verb), and how many content words the rest of the text must hold for it
-// to be a document with a subject of its own.
+// nounFollowers after a verb of taskVerbs make it a noun, the subject of
+// its sentence: "Outline was approved by the board", "List is attached".
+var nounFollowers = setOf("is are was were has have had")
+
+// readerWords speak to the reader of their own matters.
+var readerWords = setOf("you your yours yourself yourselves")
+
+// Bounds of the reading: how many content words of a sentence it
+// compares, how many it needs (besides the verb), how many content words
+// the rest of the text must hold for it to be a document with a subject
+// of its own, and how many task sentences make it a procedure.
 const (
-	maxTasks          = 4
-	maxTaskCandidates = 16 // sentences compared with the whole text: the reading stays linear
-	maxTaskWords      = 12
-	minTaskWords      = 2
-	minDocumentWords  = 6
+	maxTaskWords     = 12
+	minTaskWords     = 2
+	minDocumentWords = 6
+	procedureTasks   = 3
+	maxTasks         = procedureTasks - 1
 )
 
 // taskSet holds the content words of the planted tasks a text holds.
@@ -95,47 +113,99 @@ func (z *Analyzer) plantedTasks(out *Analysis) {
 	if documentWords < minDocumentWords+minTaskWords {
 		return
 	}
-	candidates := 0
-	for i := 0; i < len(z.words) && out.tasks.n < maxTasks && candidates < maxTaskCandidates; i++ {
-		if !z.words[i].sentence || !z.opensSentence(i) {
+	// The task sentences, [from, to) with the verb at verb; a procedure
+	// has too many to be read.
+	var spans [procedureTasks]struct{ from, verb, to int }
+	n := 0
+	for i := 0; i < len(z.words); i++ {
+		if !z.startsSentence(i) {
 			continue
 		}
 		v := i
-		for v < len(z.words)-1 && taskLeads[string(z.tok(v))] && !z.words[v+1].sentence {
+		for v < len(z.words)-1 && taskLeads[string(z.tok(v))] && !z.startsSentence(v+1) {
 			v++ // "Please write…", "Also, list…"
 		}
-		if !taskVerbs[string(z.tok(v))] || (v == i && !z.verbAt(v)) || notATask[string(z.tok(v+1))] {
-			continue
-		}
 		end := v + 1
-		for end < len(z.words) && !z.words[end].sentence {
+		for end < len(z.words) && !z.startsSentence(end) && !z.endsAfter(end-1) {
 			end++
 		}
-		if z.words[end-1].next == '?' {
-			continue // a question, however it opens: "Name one thing you'd change?"
+		if z.taskAt(v, end) {
+			if n == procedureTasks-1 {
+				return // a procedure: its steps are its subject
+			}
+			spans[n].from, spans[n].verb, spans[n].to = i, v, end
+			n++
 		}
-		candidates++
+		i = end - 1
+	}
+	for _, sp := range spans[:n] {
 		t := out.tasks.n
 		words := out.tasks.words[t][:0]
 		inSentence := 0
-		for k := i; k < end; k++ {
+		for k := sp.from; k < sp.to; k++ {
 			h := z.content[k]
 			if h == 0 {
 				continue
 			}
 			inSentence++
-			if k > v && len(words) < maxTaskWords && !slices.Contains(words, h) {
+			if k > sp.verb && len(words) < maxTaskWords && !slices.Contains(words, h) {
 				words = append(words, h)
 			}
 		}
-		if len(words) < minTaskWords || documentWords-inSentence < minDocumentWords || z.spokenOfElsewhere(words, i, end) {
-			i = end - 1
+		if len(words) < minTaskWords || documentWords-inSentence < minDocumentWords || z.spokenOfElsewhere(words, sp.from, sp.to) {
 			continue
 		}
 		out.tasks.count[t] = len(words)
 		out.tasks.n++
-		i = end - 1
 	}
+}
+
+// startsSentence reports whether word i starts a sentence of the text:
+// at its start, after a full stop, a question or an exclamation mark, or
+// after a line break when it is capitalised (a hard-wrapped line goes on
+// with its sentence: "our adviser can\nrecommend a savings plan"); not
+// after a dot with no space, in code or an address ("df.describe()",
+// "docs.python.org").
+func (z *Analyzer) startsSentence(i int) bool {
+	w := &z.words[i]
+	return w.sentence && w.joint == 0 && z.opensSentence(i) && (w.prev != '\n' || w.capital || i == 0)
+}
+
+// endsAfter reports whether a sentence ends right after word i, at a full
+// stop, a question or an exclamation mark that a space follows: also
+// before a quote or a bracket ("…for a pet goldfish. \"Coffee was…\""),
+// where startsSentence does not see the next one start.
+func (z *Analyzer) endsAfter(i int) bool {
+	switch z.words[i].next {
+	case '.', '!', '?':
+		return i+1 < len(z.words) && z.words[i+1].joint == 0
+	}
+	return false
+}
+
+// taskAt reports whether the sentence whose verb is word v, ending before
+// word end, gives its reader a piece of work: a verb of taskVerbs where a
+// verb stands (not a heading's "Describe:", a quoted word, nor before a
+// word of notATask or nounFollowers), no question, and no word that
+// speaks to the reader of their own matters.
+func (z *Analyzer) taskAt(v, end int) bool {
+	verb := z.tok(v)
+	if next := z.tok(v + 1); !taskVerbs[string(verb)] || notATask[string(verb)][string(next)] || nounFollowers[string(next)] {
+		return false
+	}
+	switch z.words[v].next {
+	case ':', '\'', '"':
+		return false
+	}
+	if z.words[end-1].next == '?' {
+		return false // a question, however it opens: "Name one thing you'd change?"
+	}
+	for k := v + 1; k < end; k++ {
+		if readerWords[string(z.tok(k))] {
+			return false
+		}
+	}
+	return true
 }
 
 // spokenOfElsewhere reports whether a content word outside words [from,
