@@ -125,6 +125,9 @@ func (z *Analyzer) plantedTasks(out *Analysis) {
 		for v < len(z.words)-1 && taskLeads[string(z.tok(v))] && !z.startsSentence(v+1) {
 			v++ // "Please write…", "Also, list…"
 		}
+		if !taskVerbs[string(z.tok(v))] {
+			continue // most sentences: their end is not looked for
+		}
 		end := v + 1
 		for end < len(z.words) && !z.startsSentence(end) && !z.endsAfter(end-1) {
 			end++
@@ -135,8 +138,8 @@ func (z *Analyzer) plantedTasks(out *Analysis) {
 			}
 			spans[n].from, spans[n].verb, spans[n].to = i, v, end
 			n++
+			i = end - 1
 		}
-		i = end - 1
 	}
 	for _, sp := range spans[:n] {
 		t := out.tasks.n
