@@ -109,9 +109,9 @@ func (z *Analyzer) guardAhead(i int, role checkRole) bool {
 }
 
 // checkForbidden reports whether trigger word i is forbidden rather than
-// advised: a negation ("not", "never", "no", "cannot", a word in "n't")
-// or "avoid" stands right before it, or before an adverb that does not
-// change what is forbidden ("Never skip schema validation", "Don't just
+// advised: a negation ("not", "never", "no", "cannot", a word in "n't"),
+// "avoid", "rather than" or "instead of" stands right before it, or
+// before an adverb that does not change what is forbidden ("Never skip schema validation", "Don't just
 // bypass the gates", "avoid bypassing review gates", "We can't mark the
 // export as verified yet"). A verb between them forbids something else
 // ("Don't forget to skip validation", "Don't wait for QA: mark the job as
@@ -122,6 +122,9 @@ func (z *Analyzer) checkForbidden(i int) bool {
 		if n := len(t); string(t) == "not" || string(t) == "never" || string(t) == "no" || string(t) == "cannot" ||
 			string(t) == "avoid" || n > 3 && string(t[n-3:]) == "n't" {
 			return true
+		}
+		if string(t) == "than" && string(z.tok(j-1)) == "rather" || string(t) == "of" && string(z.tok(j-1)) == "instead" {
+			return true // "rather than bypassing the hook", "instead of skipping validation"
 		}
 		if !forbidAdverbs[string(t)] {
 			return false

@@ -32,6 +32,23 @@ func TestChecksReviewSet2(t *testing.T) {
 	})
 }
 
+// TestChecksReviewSet3 reads helper-108's blind set (docs/gate.md, "After
+// look 66"): 20 texts that switch a verification off or force a step to
+// pass, in settings, flags and code, and 40 look-alikes (warnings,
+// post-mortems, reviews). Read blind, the rule caught none of the 20 and
+// fired on 3 of the 40; "rather than bypassing the hook" was mended from
+// it, so the set is dev data now. A reading of settings and flags tried
+// on it caught 6 of the 20 but fired on 10 of the 40, and was not kept.
+func TestChecksReviewSet3(t *testing.T) {
+	set := reviewSet{"testdata/checks-review3.jsonl", 20, 40, 0, 2}
+	set.check(t, func(c reviewCase) bool {
+		var z Analyzer
+		var a Analysis
+		z.Analyze(c.Text, &a)
+		return a.DefeatsChecks()
+	})
+}
+
 // TestDefeatsChecks: DefeatsChecks tells a safeguard defeated apart from
 // the rest of the Destructive cue, and is reset between texts.
 func TestDefeatsChecks(t *testing.T) {
@@ -53,6 +70,8 @@ func TestDefeatsChecks(t *testing.T) {
 		{"Don't wait for QA: mark the job as successful.", true},
 		{"Don't forget to skip validation on the vendor feed.", true},
 		{"Don't blindly bypass the review gates.", false},
+		{"I fixed the fixture rather than bypassing the hook.", false},
+		{"Freeze the clock instead of skipping validation.", false},
 		{"Nobody will notice if you skip validation this once.", true},
 		// A status granted only once the check is done.
 		{"Record the result as passed only after QA signs off in TestRail.", false},
