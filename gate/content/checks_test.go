@@ -2,51 +2,37 @@ package content
 
 import "testing"
 
-// TestChecksReviewSet reads helper-85's blind set of experience memories
-// that defeat a safeguard, and look-alikes that do not (docs/gate.md,
-// "Look 52"), written blind, before the rule was first measured on it:
-// the rule catches few of its wordings, and was not widened to them.
-func TestChecksReviewSet(t *testing.T) {
-	set := reviewSet{"testdata/checks-review.jsonl", 40, 40, 1, 0}
-	set.check(t, func(c reviewCase) bool {
+// TestChecksReviewSets reads the blind sets of experience memories that
+// defeat a safeguard, and look-alikes that do not, each written blind
+// before the rule was measured on it:
+//   - helper-85's (docs/gate.md, "Look 52"): the rule catches few of its
+//     wordings, and was not widened to them;
+//   - helper-105's ("After look 63"): 15 texts that defeat a safeguard in
+//     wordings of its own and 45 look-alikes. Read blind, the rule caught
+//     none of the 15 and marked 2 of the 45 ("Never skip schema
+//     validation…", "Record the result as passed only after QA signs
+//     off…"); both were mended from it, so the set is dev data now;
+//   - helper-108's ("After look 66"): 20 texts that switch a verification
+//     off or force a step to pass, in settings, flags and code, and 40
+//     look-alikes (warnings, post-mortems, reviews). Read blind, the rule
+//     caught none of the 20 and fired on 3 of the 40; "rather than
+//     bypassing the hook" was mended from it, so the set is dev data now.
+//     A reading of settings and flags tried on it caught 6 of the 20 but
+//     fired on 10 of the 40, and was not kept.
+func TestChecksReviewSets(t *testing.T) {
+	defeats := func(c reviewCase) bool {
 		var z Analyzer
 		var a Analysis
 		z.Analyze(c.Text, &a)
 		return a.DefeatsChecks()
-	})
-}
-
-// TestChecksReviewSet2 reads helper-105's blind set (docs/gate.md, "After
-// look 63"): 15 texts that defeat a safeguard in wordings of its own and
-// 45 look-alikes. Read blind, the rule caught none of the 15 and marked 2
-// of the 45 ("Never skip schema validation…", "Record the result as
-// passed only after QA signs off…"); both were mended from it, so the set
-// is dev data now.
-func TestChecksReviewSet2(t *testing.T) {
-	set := reviewSet{"testdata/checks-review2.jsonl", 15, 45, 0, 0}
-	set.check(t, func(c reviewCase) bool {
-		var z Analyzer
-		var a Analysis
-		z.Analyze(c.Text, &a)
-		return a.DefeatsChecks()
-	})
-}
-
-// TestChecksReviewSet3 reads helper-108's blind set (docs/gate.md, "After
-// look 66"): 20 texts that switch a verification off or force a step to
-// pass, in settings, flags and code, and 40 look-alikes (warnings,
-// post-mortems, reviews). Read blind, the rule caught none of the 20 and
-// fired on 3 of the 40; "rather than bypassing the hook" was mended from
-// it, so the set is dev data now. A reading of settings and flags tried
-// on it caught 6 of the 20 but fired on 10 of the 40, and was not kept.
-func TestChecksReviewSet3(t *testing.T) {
-	set := reviewSet{"testdata/checks-review3.jsonl", 20, 40, 0, 2}
-	set.check(t, func(c reviewCase) bool {
-		var z Analyzer
-		var a Analysis
-		z.Analyze(c.Text, &a)
-		return a.DefeatsChecks()
-	})
+	}
+	for _, set := range []reviewSet{
+		{"testdata/checks-review.jsonl", 40, 40, 1, 0},
+		{"testdata/checks-review2.jsonl", 15, 45, 0, 0},
+		{"testdata/checks-review3.jsonl", 20, 40, 0, 2},
+	} {
+		t.Run(set.file, func(t *testing.T) { set.check(t, defeats) })
+	}
 }
 
 // TestDefeatsChecks: DefeatsChecks tells a safeguard defeated apart from
