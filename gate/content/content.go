@@ -991,7 +991,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		counts[AgreementPressure] += z.pressures()
 	}
 	out.Convinced = z.convinced()
-	z.plantedTasks(out)
+	z.plantedTasks(len(words), out)
 	if defeat {
 		n := z.defeatsChecks()
 		counts[Destructive] += n

@@ -101,15 +101,10 @@ func (a *Analysis) TaskUnasked(query *Analysis) bool {
 }
 
 // plantedTasks records in out the sentences of the text just tokenized
-// that give a task on a subject the rest of the text does not speak of.
-// It reads z.content, so it runs after the word loop of Analyze.
-func (z *Analyzer) plantedTasks(out *Analysis) {
-	documentWords := 0
-	for _, h := range z.content {
-		if h != 0 {
-			documentWords++
-		}
-	}
+// that give a task on a subject the rest of the text does not speak of;
+// documentWords is how many content words the text holds. It reads
+// z.content, so it runs after the word loop of Analyze.
+func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 	if documentWords < minDocumentWords+minTaskWords {
 		return
 	}
