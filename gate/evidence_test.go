@@ -703,6 +703,10 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 			"Sundar Pichai now leads Alphabet as CEO.", memory.AuthorityExternal, true, memory.AuthorityModelInferred},
 		{"an inference over a tool's record", "Who is Alphabet's CEO these days?", "As of 2015, Alphabet's chief executive is Larry Page.",
 			"Sundar Pichai now leads Alphabet as CEO.", memory.AuthorityModelInferred, false, memory.AuthorityToolVerified},
+		// "minister" is part of the role, not an anchor: another country's
+		// prime minister replaces no one's
+		{"another country's office", "Who is the current Prime Minister of Egypt?", "Noted: Jaroslaw Kowalski is the Prime Minister of Poland.",
+			"From today's news: Bohuslav Novak now serves as Prime Minister of the Czech Republic.", memory.AuthorityUserConfirmed, false, memory.AuthorityUserConfirmed},
 		{"two from outside, no change announced", "Who is my dentist in Lyon?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.",
 			memory.AuthorityExternal, false, memory.AuthorityExternal},
 	}

@@ -582,6 +582,14 @@ func init() {
 			if i := strings.IndexByte(w, '<'); i > 0 {
 				ctx.prev, w = w[:i], w[i+1:]
 			}
+			// The word a role needs beside it is a role word too: "minister"
+			// in "prime minister" and "chief" in "chief executive" name no
+			// one's office by themselves (RoleKeys).
+			for _, x := range append(ctx.next, ctx.prev) {
+				if x != "" {
+					roleHashes[maphash.String(seed, x)] = true
+				}
+			}
 			var c uint8
 			if ctx.next != nil || ctx.prev != "" {
 				roleContexts = append(roleContexts, ctx)
