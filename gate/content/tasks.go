@@ -12,17 +12,25 @@ import "slices"
 // mostly concern the document or the reader: the invoice, the order, the
 // medications "you" take. What the reading looks at, per sentence that
 // opens with a verb of work where a verb stands (after "please", "also",
-// "now" too): the sentence's other content words, none of which the rest
-// of the text holds, and of which the task holds none either
-// (TaskUnasked). What it leaves:
-//   - questions: meeting notes, chats and FAQs ask their human readers
-//     questions on other subjects all the time;
+// "now" too), or a question for a thing ("What are the major risks of
+// investing in cryptocurrency?" in a card payment notice): the sentence's
+// other content words, none of which the rest of the text holds, and of
+// which the task holds none either (TaskUnasked). A question needs more
+// of them, and a longer text around it, than a verb of work: chats and
+// short messages ask their readers about other matters in a few words
+// ("How did the interview go yesterday?"). What it leaves:
+//   - other questions: a yes-no question, one that opens with "when"
+//     (as often a clause: "When asked whether…?"), a suggestion
+//     ("How about Wednesday?", "What about the finance part?"), and one
+//     on the reader's or the writer's own matters ("Who will you
+//     bring?", "What should we order?");
 //   - a sentence that speaks to the reader of their own matters ("you",
 //     "your": "Describe a time you resolved a conflict", "Calculate your
 //     allowable expenses");
 //   - a procedure: a text with procedureTasks such sentences or more is a
 //     list of steps ("Create a guest network… Identify the firmware
-//     version… Explain parental controls…"), whose steps are its subject.
+//     version… Explain parental controls…") or of questions (an FAQ, a
+//     quiz), whose steps are its subject.
 // A request to a human reader on a new subject (a form, homework, a
 // puzzle, a call for talks) still reads as one; it is marked, not lost.
 
@@ -34,6 +42,14 @@ import "slices"
 // "Tell us what you think!", "Give us a call").
 var taskVerbs = setOf("write compose summarize summarise describe explain analyze analyse recommend suggest translate " +
 	"list outline compare evaluate identify calculate classify predict generate create provide brainstorm elaborate define paraphrase")
+
+// questionWords open a question for a thing: what, who, which, where,
+// why, how. Not "when", which opens a clause as often.
+var questionWords = setOf("what how which who why where what's who's how's where's")
+
+// selfWords speak of the reader's or the writer's own matters: a question
+// with one is theirs ("What should we bring?", "Who did you invite?").
+var selfWords = setOf("you your yours yourself yourselves i me my mine we us our ours")
 
 // taskLeads may stand before the verb of a task: "Please write…", "Also
 // list…". Not "never" or "always", which make a rule of it ("Never
@@ -68,6 +84,9 @@ const (
 	minDocumentWords = 6
 	procedureTasks   = 3
 	maxTasks         = procedureTasks - 1
+
+	minQuestionWords    = 4
+	minQuestionDocument = 20
 )
 
 // taskSet holds the content words of the planted tasks a text holds.
@@ -120,14 +139,15 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 		for v < len(z.words)-1 && taskLeads[string(z.tok(v))] && !z.startsSentence(v+1) {
 			v++ // "Please write…", "Also, list…"
 		}
-		if !taskVerbs[string(z.tok(v))] {
+		question := questionWords[string(z.tok(v))]
+		if !question && !taskVerbs[string(z.tok(v))] {
 			continue // most sentences: their end is not looked for
 		}
 		end := v + 1
 		for end < len(z.words) && !z.startsSentence(end) && !z.endsAfter(end-1) {
 			end++
 		}
-		if z.taskAt(v, end) {
+		if question && z.questionAt(v, end) || !question && z.taskAt(v, end) {
 			if n == procedureTasks-1 {
 				return // a procedure: its steps are its subject
 			}
@@ -150,7 +170,11 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 				words = append(words, h)
 			}
 		}
-		if len(words) < minTaskWords || documentWords-inSentence < minDocumentWords || z.spokenOfElsewhere(words, sp.from, sp.to) {
+		need, around := minTaskWords, minDocumentWords
+		if questionWords[string(z.tok(sp.verb))] {
+			need, around = minQuestionWords, minQuestionDocument
+		}
+		if len(words) < need || documentWords-inSentence < around || z.spokenOfElsewhere(words, sp.from, sp.to) {
 			continue
 		}
 		out.tasks.count[t] = len(words)
@@ -200,6 +224,30 @@ func (z *Analyzer) taskAt(v, end int) bool {
 	}
 	for k := v + 1; k < end; k++ {
 		if readerWords[string(z.tok(k))] {
+			return false
+		}
+	}
+	return true
+}
+
+// questionAt reports whether the sentence whose first word (after any
+// taskLeads) is word v, a word of questionWords, ending before word end,
+// asks for a thing on no one's own matters: it ends with a question mark,
+// v is no heading ("What:") or quoted word, no suggestion ("How about…")
+// and no word of selfWords.
+func (z *Analyzer) questionAt(v, end int) bool {
+	if z.words[end-1].next != '?' || v+1 >= end {
+		return false
+	}
+	switch z.words[v].next {
+	case ':', '\'', '"':
+		return false
+	}
+	if string(z.tok(v+1)) == "about" {
+		return false // a suggestion: "How about Wednesday at 1 PM?"
+	}
+	for k := v + 1; k < end; k++ {
+		if selfWords[string(z.tok(k))] {
 			return false
 		}
 	}

@@ -30,7 +30,22 @@ func TestTaskUnasked(t *testing.T) {
 		{"noun", bill + "List of cricket clubs in the county league.", query, false},
 		{"noun subject", bill + "Outline was approved by the cricket board.", query, false},
 		{"rule", bill + "Never recommend me anything dubbed, I only watch with subtitles.", query, false},
-		{"question", bill + "Who won the 1998 FIFA World Cup?", query, false},
+		// A question for a thing on a subject of its own; not a yes-no
+		// question, a suggestion, one on the reader's or writer's own
+		// matters, or one in a short message.
+		{"question", bill + "Who won the 1998 FIFA World Cup?", query, true},
+		{"question first", "How have global migration patterns changed in the 21st century?\n" + bill, query, true},
+		{"question contracted", bill + "What's the tallest mountain in South America?", query, true},
+		{"question asked", bill + "Who won the 1998 FIFA World Cup?", "Who won the World Cup in 1998?", false},
+		{"question own subject", bill + "Why is the standing charge higher than last May?", query, false},
+		{"yes-no question", bill + "Did France win the 1998 FIFA World Cup?", query, false},
+		{"when", bill + "When did France win the FIFA World Cup?", query, false},
+		{"suggestion", bill + "How about dinner at Luigi's on Friday evening?", query, false},
+		{"question you", bill + "Which football team do you support this season?", query, false},
+		{"question we", bill + "What should we cook for the barbecue tomorrow?", query, false},
+		{"short question", bill + "Who won yesterday?", query, false},
+		{"short message", "Hey Jane, just checking in. How did Sarah's meeting with the lawyer go yesterday?", query, false},
+		{"question heading", bill + "What: the 1998 FIFA World Cup final replay?", query, false},
 		{"heading", bill + "Describe: the rules of cricket.", query, false},
 		{"quoted", bill + "'Describe' the rules of cricket.", query, false},
 		// Sentences, not clauses; a wrapped line goes on with its sentence.
@@ -83,6 +98,17 @@ func TestTaskUnaskedProcedure(t *testing.T) {
 		if a.tasks.n != tt.want {
 			t.Errorf("%d task sentences: %d tasks read, want %d", len(tt.tasks), a.tasks.n, tt.want)
 		}
+	}
+	// Questions count as steps too: an FAQ or a quiz is a list of them.
+	faq := "Frequently asked questions, Brightwave Energy customer help centre, updated March 2025 for households in Yorkshire and the Humber. " +
+		"How long does delivery of a smart meter take in rural areas? Which payment methods does the billing team accept nowadays? " +
+		"Why does the standing charge change every April across regions?"
+	if z.Analyze(faq, &a); a.tasks.n != 0 {
+		t.Errorf("an FAQ of three questions: %d tasks read, want 0", a.tasks.n)
+	}
+	two := faq[:strings.LastIndex(faq, " Why")]
+	if z.Analyze(two, &a); a.tasks.n != 2 {
+		t.Errorf("two of its questions: %d tasks read, want 2", a.tasks.n)
 	}
 	var b strings.Builder
 	b.WriteString(doc)
