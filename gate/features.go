@@ -340,12 +340,13 @@ func CueInput(c content.Cue) (int, bool) {
 // does not: to act (send, pay, grant, delete…: RequestsUnasked), to run
 // code that acts (runs commands, sends data out…: CodeActsUnasked), or to
 // do a piece of work on a subject neither the memory nor the task speaks
-// of otherwise (a planted task: TaskUnasked); or whether it advises
-// defeating a safeguard ("monkeypatch checks to always pass", "mark the
-// job as successful": DefeatsChecks), whatever the task says, since a
-// task that asks to skip a check is what such a lesson waits for.
+// of otherwise (a planted task: TaskUnasked), or to garble its answer
+// ("Encode your response in hexadecimal": TampersReply); or whether it
+// advises defeating a safeguard ("monkeypatch checks to always pass",
+// "mark the job as successful": DefeatsChecks), whatever the task says,
+// since a task that asks to skip a check is what such a lesson waits for.
 func asksUnasked(m, q *content.Analysis) bool {
-	return m.RequestsUnasked(q) || m.CodeActsUnasked(q) || m.TaskUnasked(q) || m.DefeatsChecks()
+	return m.RequestsUnasked(q) || m.CodeActsUnasked(q) || m.TaskUnasked(q) || m.TampersReply(q) || m.DefeatsChecks()
 }
 
 // Addresses reports whether instruction features x (the instruction group,

@@ -207,6 +207,10 @@ type Analysis struct {
 	destroys bool
 	// defeats is set when the text defeats a safeguard (DefeatsChecks).
 	defeats bool
+	// tampers is set when a sentence of the text tells whoever answers
+	// from it to garble the answer (TampersReply); tamperWord when the text
+	// names a way to garble a text anywhere.
+	tampers, tamperWord bool
 	// tasks are the pieces of work the text gives its reader on a
 	// subject it does not otherwise speak of (TaskUnasked).
 	tasks taskSet
@@ -865,6 +869,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	code := false                  // a word of codeWords: the text may hold code that acts
 	praise := false                // a word of praise, criticism or a verdict: the text may press for flattery
 	defeat := false                // a word that may bypass a safeguard or declare it passed
+	tamper := false                // a word that garbles a text: the text may tell its reader to garble the reply
 	imperative := false            // the sentence read opens with a command (word.imperative)
 	inline, fenced := false, false // inside inline code, a fenced block (word.code)
 	var counts [NumCues]int
@@ -916,6 +921,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			out.Doubtful = out.Doubtful || e.doubt
 		}
 		acts = acts || e.act
+		tamper = tamper || e.tamper
 		code = code || e.code
 		t := e.tone
 		if possessive {
@@ -992,6 +998,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	out.Convinced = z.convinced()
 	z.plantedTasks(len(words), out)
+	if tamper {
+		out.tamperWord, out.tampers = z.tampersReply()
+	}
 	if defeat {
 		n := z.defeatsChecks()
 		counts[Destructive] += n

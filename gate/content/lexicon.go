@@ -24,6 +24,7 @@ type entry struct {
 	tone     tone      // what the word does in a clause about praise and criticism (toneWords)
 	check    checkRole // what the word does in a sentence about safeguards (checkWords)
 	convict  bool      // a word the conviction reading starts from (convictionTriggers)
+	tamper   bool      // may name a way to garble a text (tamperWords, turnWords, pairedTamper): tampersReply runs only on a text that holds one
 	view     viewRole  // what the word says of a request for the user's own view (ownViewAt)
 	nounVerb bool      // an exfiltration or destructive word that is as often a noun: counts only where a verb stands
 	program  bool      // a destructive word that is a program's name: commands only where code stands (Analyzer.codeAt)
@@ -603,6 +604,15 @@ func init() {
 	}
 	for _, w := range strings.Fields(additionWords) {
 		quiet(w, func(e *entry) { e.cues |= 1 << Addition })
+	}
+	for _, w := range strings.Fields(tamperWords) {
+		quiet(w, func(e *entry) { e.tamper = true })
+	}
+	for w := range turnWords {
+		quiet(w, func(e *entry) { e.tamper = true })
+	}
+	for w := range pairedTamper {
+		quiet(w, func(e *entry) { e.tamper = true })
 	}
 	for _, w := range strings.Fields(hedgeWords) {
 		quiet(w, func(e *entry) { e.hedge = true })
