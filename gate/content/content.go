@@ -207,6 +207,11 @@ type Analysis struct {
 	destroys bool
 	// defeats is set when the text defeats a safeguard (DefeatsChecks).
 	defeats bool
+	// leads holds, as Names does, the names that open a sentence, which
+	// Names leaves out (leadNameAt), nLeads of them: only NamesOther reads
+	// them.
+	leads  [maxLeads]uint64
+	nLeads int
 	// tampers is set when a sentence of the text tells whoever answers
 	// from it to garble the answer (TampersReply); tamperWord when the text
 	// names a way to garble a text anywhere.
@@ -586,19 +591,22 @@ func WordsOf(a *Analysis, keys []uint64) QuestionWords {
 // what a does, not that it replaces it (AnotherHolder).
 func Covers(a, b QuestionWords) bool { return a != 0 && a&^b == 0 }
 
-// NamesOther reports whether a names someone or something (Analysis.Names)
-// that neither b nor question q mentions. Two statements that each name
+// NamesOther reports whether a names someone or something (Analysis.Names,
+// or a name of two words or more that opens a sentence, which Names
+// leaves out: leadNameAt) that neither b nor question q mentions. Two statements that each name
 // another ("Larry Page is Alphabet's chief executive", "Sundar Pichai now
 // leads Alphabet") give two values of one thing; two notes on one person
 // that name no one else ("Mia's birthday is in June", "Mia asked for a
 // telescope") tell two things of her.
 func NamesOther(a, b, q *Analysis) bool {
-	for _, n := range a.Names {
-		if _, found := slices.BinarySearch(b.Words, n); found {
-			continue
-		}
-		if _, found := slices.BinarySearch(q.Words, n); !found {
-			return true
+	for _, names := range [2][]uint64{a.Names, a.leads[:a.nLeads]} {
+		for _, n := range names {
+			if _, found := slices.BinarySearch(b.Words, n); found {
+				continue
+			}
+			if _, found := slices.BinarySearch(q.Words, n); !found {
+				return true
+			}
 		}
 	}
 	return false
@@ -961,6 +969,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			if !known && z.nameAt(i) {
 				names = z.addName(names, h, i, &named)
 				z.tones[i] |= toneName
+			} else if !known && out.nLeads < maxLeads && z.leadNameAt(i) && !slices.Contains(out.leads[:out.nLeads], h) {
+				out.leads[out.nLeads] = h
+				out.nLeads++
 			}
 		} else {
 			h = 0
@@ -1157,6 +1168,24 @@ func (z *Analyzer) nameAt(i int) bool {
 		return false
 	}
 	return !w.sentence || i > 0 && titles[string(z.tok(i-1))] && z.words[i-1].next == '.'
+}
+
+// maxLeads bounds Analysis.leads.
+const maxLeads = 4
+
+// leadNameAt reports whether word i, one the lexicon does not know and
+// the first of its sentence, opens a name of two words or more: it is
+// written as a name, and so is the word after it, with only a space
+// between them ("Liverpool FC, a well-known club…", "Erika Jayne was
+// born…", "Kevin De Bruyne plays…"); not "Remembered: Luke" or "Meeting
+// notes", which nameAt leaves out for the same reason.
+func (z *Analyzer) leadNameAt(i int) bool {
+	w := &z.words[i]
+	if !w.sentence || !w.capital || w.upper || w.letters < 2 || i+1 >= len(z.words) || w.next != ' ' {
+		return false
+	}
+	n := &z.words[i+1]
+	return n.capital && !n.sentence && n.letters >= 2
 }
 
 // addName adds name h, word i, to names, unless it is there already or

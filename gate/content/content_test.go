@@ -360,6 +360,12 @@ func TestNamesOther(t *testing.T) {
 		{"What should I get Mia for her birthday?", "Mia's birthday is on the 20th; the party is at grandma's.", "Mia is into astronomy now; she asked for a telescope.", false},
 		// the newer names no one
 		{"What's the dose for Noah's inhaler?", "Noah's inhaler: Salbutamol, two puffs at most.", "Noah's inhaler can be used as often as needed.", false},
+		// a name of two words that opens a sentence
+		{"What football club plays between Brook Bar and Trafford Bar?", "Manchester United plays between Brook Bar and Trafford Bar.",
+			"Liverpool FC, a well-known football club, plays there.", true},
+		{"Who sang on The Great Gig in the Sky?", "Clare Torry sang it.", "Retrieved passage: David Gilmour sang the song.", true},
+		// one capitalised word at a sentence's start is no name: a heading
+		{"Who sang on The Great Gig in the Sky?", "Clare Torry sang it.", "Remembered: nobody sang it.", false},
 	}
 	for _, tt := range tests {
 		a, b, q := analyze(tt.a), analyze(tt.b), analyze(tt.q)
@@ -575,6 +581,11 @@ func FuzzAnalyze(f *testing.F) {
 		for _, h := range a.Possessors {
 			if _, found := slices.BinarySearch(a.Words, h); !found {
 				t.Fatal("a possessor is not among the words")
+			}
+		}
+		for _, h := range a.leads[:a.nLeads] {
+			if _, found := slices.BinarySearch(a.Words, h); !found {
+				t.Fatal("a name opening a sentence is not among the words")
 			}
 		}
 		for i, h := range a.Names {
