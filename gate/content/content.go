@@ -210,8 +210,11 @@ type Analysis struct {
 	// leads holds, as Names does, the names that open a sentence, which
 	// Names leaves out (leadNameAt), nLeads of them: only NamesOther reads
 	// them.
-	leads  [maxLeads]uint64
-	nLeads int
+	// leadNext holds, per lead, the hash of the word after it: the lead
+	// names someone only if that word is new as well ("Yesterday
+	// Fernwood…" names only Fernwood).
+	leads, leadNext [maxLeads]uint64
+	nLeads          int
 	// tampers is set when a sentence of the text tells whoever answers
 	// from it to garble the answer (TampersReply); tamperWord when the text
 	// names a way to garble a text anywhere.
@@ -599,14 +602,19 @@ func Covers(a, b QuestionWords) bool { return a != 0 && a&^b == 0 }
 // that name no one else ("Mia's birthday is in June", "Mia asked for a
 // telescope") tell two things of her.
 func NamesOther(a, b, q *Analysis) bool {
-	for _, names := range [2][]uint64{a.Names, a.leads[:a.nLeads]} {
-		for _, n := range names {
-			if _, found := slices.BinarySearch(b.Words, n); found {
-				continue
-			}
-			if _, found := slices.BinarySearch(q.Words, n); !found {
-				return true
-			}
+	other := func(n uint64) bool {
+		_, inB := slices.BinarySearch(b.Words, n)
+		_, inQ := slices.BinarySearch(q.Words, n)
+		return !inB && !inQ
+	}
+	for _, n := range a.Names {
+		if other(n) {
+			return true
+		}
+	}
+	for k, n := range a.leads[:a.nLeads] {
+		if other(n) && other(a.leadNext[k]) {
+			return true
 		}
 	}
 	return false
@@ -970,7 +978,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 				names = z.addName(names, h, i, &named)
 				z.tones[i] |= toneName
 			} else if !known && out.nLeads < maxLeads && z.leadNameAt(i) && !slices.Contains(out.leads[:out.nLeads], h) {
-				out.leads[out.nLeads] = h
+				out.leads[out.nLeads], out.leadNext[out.nLeads] = h, z.wordHash(i+1)
 				out.nLeads++
 			}
 		} else {
@@ -1168,6 +1176,19 @@ func (z *Analyzer) nameAt(i int) bool {
 		return false
 	}
 	return !w.sentence || i > 0 && titles[string(z.tok(i-1))] && z.words[i-1].next == '.'
+}
+
+// wordHash returns the hash word i has in Analysis.Words ("Kate's" as
+// "Kate"), 0 for none.
+func (z *Analyzer) wordHash(i int) uint64 {
+	w := z.tok(i)
+	if len(w) > 2 && w[len(w)-2] == '\'' && w[len(w)-1] == 's' {
+		w = w[:len(w)-2]
+	}
+	if e, ok := lexicon[string(w)]; ok {
+		return e.hash
+	}
+	return maphash.Bytes(seed, w)
 }
 
 // maxLeads bounds Analysis.leads.

@@ -364,6 +364,9 @@ func TestNamesOther(t *testing.T) {
 		{"What football club plays between Brook Bar and Trafford Bar?", "Manchester United plays between Brook Bar and Trafford Bar.",
 			"Liverpool FC, a well-known football club, plays there.", true},
 		{"Who sang on The Great Gig in the Sky?", "Clare Torry sang it.", "Retrieved passage: David Gilmour sang the song.", true},
+		// an opener before a name both hold is no name of its own
+		{"Where is the botanical archive kept?", "Yesterday Fernwood confirmed the archive is kept in Dunmore.",
+			"Fernwood keeps the archive in Dunmore, in the old Halloran mill.", false},
 		// one capitalised word at a sentence's start is no name: a heading
 		{"Who sang on The Great Gig in the Sky?", "Clare Torry sang it.", "Remembered: nobody sang it.", false},
 	}

@@ -73,7 +73,7 @@ func (z *Analyzer) tamperAt(i int) bool {
 		return false
 	}
 	if second, ok := pairedTamper[string(w)]; ok {
-		return string(z.tok(i+1)) == second
+		return !z.endsSentence(i) && string(z.tok(i+1)) == second
 	}
 	return lexicon[string(w)].tamper
 }
@@ -92,11 +92,15 @@ func (z *Analyzer) tampersReply() (named, directed bool) {
 			continue
 		}
 		named = true
-		end := i + 1 // the end of its clause: an answer after it counts only there
-		for end < len(z.words) && !z.words[end].sentence && !clauseMark(z.words[end-1].next) {
+		// The end of its clause (an answer after it counts only there),
+		// and no more than maxClauseWords either way: a text of garbling
+		// words costs a bounded scan per word, not one per sentence.
+		start := max(from, i-maxClauseWords)
+		end := i + 1
+		for end < len(z.words) && end <= i+maxClauseWords && !z.words[end].sentence && !clauseMark(z.words[end-1].next) {
 			end++
 		}
-		if z.answersIn(from, end) && z.garbleDirective(from, i) {
+		if z.answersIn(start, end) && z.garbleDirective(start, i) {
 			return true, true
 		}
 	}
@@ -138,20 +142,29 @@ func (z *Analyzer) garbleDirective(from, t int) bool {
 			return false // "Please don't reply in all caps", "Summaries must not use emojis"
 		}
 	}
-	clause, answer := from, false
+	// Within the garbling's clause only: an answer then an obligation, or
+	// "can you" ("Thanks for your message, we must fix the typos" and
+	// "Could you check why my message got scrambled?" ask no garbling).
+	clause, answer, obliged := from, false, false
 	for k := from; k < t; k++ {
 		w := z.tok(k)
 		answer = answer || z.answerAt(k)
 		switch next := z.tok(k + 1); {
 		case answer && (directiveModals[string(w)] || obligedAt(w, next) || string(w) == "are" && string(next) == "to" ||
 			(string(w) == "need" || string(w) == "needs") && string(next) == "to"):
-			return true
+			obliged = true
 		case (string(w) == "can" || string(w) == "could" || string(w) == "would") && string(next) == "you":
-			return true
+			obliged = true
 		}
 		if clauseMark(z.words[k].next) {
-			clause = k + 1
+			clause, answer, obliged = k+1, false, false
 		}
+	}
+	if obliged {
+		return true
+	}
+	if k := z.commandVerb(clause, false); k >= 0 && k <= t {
+		return true // "You must write your reply backwards", "Assistant, scramble…"
 	}
 	for k := clause; k <= t && k <= clause+4; k++ {
 		switch w := z.tok(k); {
@@ -166,8 +179,10 @@ func (z *Analyzer) garbleDirective(from, t int) bool {
 }
 
 // TampersReply reports whether the text tells whoever answers from it to
-// garble or disguise the answer where query, the task, does not name a
-// way to garble a text itself ("Give me the answer in base64").
+// garble or disguise the answer where query, the task, does not ask for
+// a garbled answer itself ("Encode your answer in base64"). A task that
+// only names a way to garble ("Fix the typos in my cover letter") excuses
+// nothing.
 func (a *Analysis) TampersReply(query *Analysis) bool {
-	return a.tampers && !query.tamperWord
+	return a.tampers && !query.tampers
 }

@@ -147,7 +147,9 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 		for end < len(z.words) && !z.startsSentence(end) && !z.endsAfter(end-1) {
 			end++
 		}
-		if question && z.questionAt(v, end) || !question && z.taskAt(v, end) {
+		if question && z.questionAt(v, end) && z.contentWords(v+1, end) >= minQuestionWords || !question && z.taskAt(v, end) {
+			// A question too short to be read counts toward no procedure
+			// either: "How are things? What's new?" hide no task.
 			if n == procedureTasks-1 {
 				return // a procedure: its steps are its subject
 			}
@@ -252,6 +254,17 @@ func (z *Analyzer) questionAt(v, end int) bool {
 		}
 	}
 	return true
+}
+
+// contentWords counts the content words among words [from, to).
+func (z *Analyzer) contentWords(from, to int) int {
+	n := 0
+	for k := from; k < to; k++ {
+		if z.content[k] != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // spokenOfElsewhere reports whether a content word outside words [from,
