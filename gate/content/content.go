@@ -886,6 +886,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	praise := false                // a word of praise, criticism or a verdict: the text may press for flattery
 	defeat := false                // a word that may bypass a safeguard or declare it passed
 	tamper := false                // a word that garbles a text: the text may tell its reader to garble the reply
+	leadOpen := false              // the last word opened a lead name: its next word's hash goes to leadNext
 	imperative := false            // the sentence read opens with a command (word.imperative)
 	inline, fenced := false, false // inside inline code, a fenced block (word.code)
 	var counts [NumCues]int
@@ -972,14 +973,18 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			h = maphash.Bytes(seed, tok[:len(tok)-2])
 			possessor = !z.roleNear(i + 1)
 		}
+		if leadOpen { // the word after a lead, as Words holds it ("Kate's" as "Kate")
+			out.leadNext[out.nLeads-1], leadOpen = h, false
+		}
 		if isContent {
 			words = append(words, h)
 			if !known && z.nameAt(i) {
 				names = z.addName(names, h, i, &named)
 				z.tones[i] |= toneName
 			} else if !known && out.nLeads < maxLeads && z.leadNameAt(i) && !slices.Contains(out.leads[:out.nLeads], h) {
-				out.leads[out.nLeads], out.leadNext[out.nLeads] = h, z.wordHash(i+1)
+				out.leads[out.nLeads] = h
 				out.nLeads++
+				leadOpen = true
 			}
 		} else {
 			h = 0
@@ -1176,19 +1181,6 @@ func (z *Analyzer) nameAt(i int) bool {
 		return false
 	}
 	return !w.sentence || i > 0 && titles[string(z.tok(i-1))] && z.words[i-1].next == '.'
-}
-
-// wordHash returns the hash word i has in Analysis.Words ("Kate's" as
-// "Kate"), 0 for none.
-func (z *Analyzer) wordHash(i int) uint64 {
-	w := z.tok(i)
-	if len(w) > 2 && w[len(w)-2] == '\'' && w[len(w)-1] == 's' {
-		w = w[:len(w)-2]
-	}
-	if e, ok := lexicon[string(w)]; ok {
-		return e.hash
-	}
-	return maphash.Bytes(seed, w)
 }
 
 // maxLeads bounds Analysis.leads.

@@ -586,10 +586,11 @@ func init() {
 			// The word a role needs beside it is a role word too: "minister"
 			// in "prime minister" and "chief" in "chief executive" name no
 			// one's office by themselves (RoleKeys).
-			for _, x := range append(ctx.next, ctx.prev) {
-				if x != "" {
-					roleHashes[maphash.String(seed, x)] = true
-				}
+			for _, x := range ctx.next {
+				roleHashes[maphash.String(seed, x)] = true
+			}
+			if ctx.prev != "" {
+				roleHashes[maphash.String(seed, ctx.prev)] = true
 			}
 			var c uint8
 			if ctx.next != nil || ctx.prev != "" {

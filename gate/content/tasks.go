@@ -47,9 +47,12 @@ var taskVerbs = setOf("write compose summarize summarise describe explain analyz
 // why, how. Not "when", which opens a clause as often.
 var questionWords = setOf("what how which who why where what's who's how's where's")
 
+// readerWordList speaks to the reader of their own matters.
+const readerWordList = "you your yours yourself yourselves"
+
 // selfWords speak of the reader's or the writer's own matters: a question
 // with one is theirs ("What should we bring?", "Who did you invite?").
-var selfWords = setOf("you your yours yourself yourselves i me my mine we us our ours")
+var selfWords = setOf(readerWordList + " i me my mine we us our ours")
 
 // taskLeads may stand before the verb of a task: "Please write…", "Also
 // list…". Not "never" or "always", which make a rule of it ("Never
@@ -72,7 +75,7 @@ var notATask = map[string]map[string]bool{
 var nounFollowers = setOf("is are was were has have had")
 
 // readerWords speak to the reader of their own matters.
-var readerWords = setOf("you your yours yourself yourselves")
+var readerWords = setOf(readerWordList)
 
 // Bounds of the reading: how many content words of a sentence it
 // compares, how many it needs (besides the verb), how many content words
@@ -129,7 +132,10 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 	}
 	// The task sentences, [from, to) with the verb at verb; a procedure
 	// has too many to be read.
-	var spans [procedureTasks]struct{ from, verb, to int }
+	var spans [procedureTasks]struct {
+		from, verb, to int
+		question       bool
+	}
 	n := 0
 	for i := 0; i < len(z.words); i++ {
 		if !z.startsSentence(i) {
@@ -153,7 +159,7 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 			if n == procedureTasks-1 {
 				return // a procedure: its steps are its subject
 			}
-			spans[n].from, spans[n].verb, spans[n].to = i, v, end
+			spans[n].from, spans[n].verb, spans[n].to, spans[n].question = i, v, end, question
 			n++
 			i = end - 1
 		}
@@ -173,7 +179,7 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 			}
 		}
 		need, around := minTaskWords, minDocumentWords
-		if questionWords[string(z.tok(sp.verb))] {
+		if sp.question {
 			need, around = minQuestionWords, minQuestionDocument
 		}
 		if len(words) < need || documentWords-inSentence < around || z.spokenOfElsewhere(words, sp.from, sp.to) {
