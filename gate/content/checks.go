@@ -109,8 +109,8 @@ func (z *Analyzer) guardAhead(i int, role checkRole) bool {
 }
 
 // checkForbidden reports whether trigger word i is forbidden rather than
-// advised: a negation ("not", "never", "no", "cannot", a word in "n't"),
-// "avoid", "rather than" or "instead of" stands right before it, or
+// advised: a negation (forbidsAt: "not", "never", "avoid", "without",
+// "rather than", "instead of"…) stands right before it, or
 // before an adverb that does not change what is forbidden ("Never skip schema validation", "Don't just
 // bypass the gates", "avoid bypassing review gates", "We can't mark the
 // export as verified yet"). A verb between them forbids something else
@@ -118,15 +118,10 @@ func (z *Analyzer) guardAhead(i int, role checkRole) bool {
 // successful").
 func (z *Analyzer) checkForbidden(i int) bool {
 	for j := i - 1; j >= 0 && !z.clauseEnds(j); j-- {
-		t := z.tok(j)
-		if n := len(t); string(t) == "not" || string(t) == "never" || string(t) == "no" || string(t) == "cannot" ||
-			string(t) == "avoid" || n > 3 && string(t[n-3:]) == "n't" {
-			return true
+		if z.forbidsAt(j) {
+			return true // "never skip", "rather than bypassing the hook", "instead of skipping validation"
 		}
-		if string(t) == "than" && string(z.tok(j-1)) == "rather" || string(t) == "of" && string(z.tok(j-1)) == "instead" {
-			return true // "rather than bypassing the hook", "instead of skipping validation"
-		}
-		if !forbidAdverbs[string(t)] {
+		if !forbidAdverbs[string(z.tok(j))] {
 			return false
 		}
 	}

@@ -113,13 +113,10 @@ var messageLinks = setOf("the that these those all any and or every such its you
 // and must not disclose…", "delete it, then call us".
 var clauseStarts = setOf("must should may shall will then please")
 
-// negation reports whether t, a word, negates or forbids what follows:
-// "not", "never", "without", "don't", "do" (of "do not"), "mustn't".
-func negation(t []byte) bool {
-	n := len(t)
-	return string(t) == "not" || string(t) == "never" || string(t) == "without" || string(t) == "do" ||
-		n > 3 && string(t[n-3:]) == "n't"
-}
+// negation reports whether t, a word, negates or forbids what follows
+// (negates: "not", "never", "without", "don't", "mustn't"…) or is "do"
+// (of "do not").
+func negation(t []byte) bool { return negates(t) || string(t) == "do" }
 
 // opensNextClause reports whether t, the word after a phrase that names
 // the message, opens the notice's next clause: an act of telling the

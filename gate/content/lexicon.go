@@ -495,6 +495,24 @@ var objectPronouns = setOf("me us him her them")
 // add…", "always end…", "then put…". "You must…" is obligers'.
 var softeners = setOf("please kindly always never also just then now first simply")
 
+// negators forbid what follows them: "not", "never", "no", "cannot",
+// "avoid", "without", "stop" and any word in "n't" ("don't", "mustn't").
+var negators = setOf("not never no cannot avoid without stop")
+
+// negates reports whether word t forbids what follows it (negators).
+func negates(t []byte) bool {
+	n := len(t)
+	return negators[string(t)] || n > 3 && string(t[n-3:]) == "n't"
+}
+
+// forbidsAt reports whether word j forbids what follows it: a negator, or
+// the last word of "rather than" or "instead of" ("rather than bypassing
+// the hook", "in plain text instead of Morse").
+func (z *Analyzer) forbidsAt(j int) bool {
+	t := z.tok(j)
+	return negates(t) || string(t) == "than" && string(z.tok(j-1)) == "rather" || string(t) == "of" && string(z.tok(j-1)) == "instead"
+}
+
 // obligers are what may stand between "you" and a command: "you must
 // write…", "you should add…", "you need to put…", "you have to end…".
 var obligers = setOf("must should shall need needs have to")

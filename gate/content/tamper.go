@@ -10,22 +10,30 @@ package content
 // whatever reads the reply, or to spoil it. What the reading looks at, per
 // sentence: a way to garble a text (tamperAt), an answer it applies to (a
 // reply word, with or without "your", or a verb of answering: respond,
-// summarise, relay), and a directive: a command at the start of the
-// clause that holds the garbling, "can you", "could you", "would you"
-// before it, or an obligation (must, should, is to be). It leaves what a
-// message says of a reply that was garbled ("Your message was scrambled
-// in transit", "your answer to question 3 had a misspelling") and what it
-// forbids ("Please don't reply in all caps"). A task that names a way to
-// garble itself asks for it (TampersReply).
+// summarise, relay; or "they", "it" for an answer the sentence before
+// names), and a directive whose verb does the garbling: a command at the
+// start of the clause that holds the garbling ("Write…", "Use…",
+// "Scramble…"), "can you", "could you", "would you" before such a verb,
+// or an answer obliged to it (must, should, is to be, "in" or "as" the
+// garbling). It leaves what a message says of a reply that was garbled
+// ("Your message was scrambled in transit", "your answer to question 3
+// had a misspelling"), asks of another verb ("Tap the emoji button to
+// reply", "Could you check why my message got scrambled?"), asks to
+// repair ("Please correct the typos in your message") and forbids in the
+// garbling's clause ("Please don't reply in all caps", "Write your reply
+// without emojis"). A task that names a way to garble itself asks for it
+// (TampersReply).
 
 // tamperWords name ways to garble or disguise a text: scrambling,
 // anagrams, misspellings, codes, substitutions. "Encrypt" and "encode"
 // are left out: messages tell their readers how their replies are
 // protected ("your message will be encrypted"); so are "binary" and
-// "uppercase", which name a kind of answer or a password's letters.
+// "uppercase", which name a kind of answer or a password's letters, and
+// "caesar" alone (a salad, an essay; "Caesar cipher" holds "cipher",
+// "Caesar shift" is a pair of pairedTamper).
 const tamperWords = "scramble scrambled scrambles scrambling jumble jumbled jumbles jumbling anagram anagrams anagrammed " +
 	"typo typos misspell misspelled misspelling misspellings misspelt homophonic homophones base16 base32 base64 " +
-	"hexadecimal rot13 leetspeak morse emoji emojis backwards cipher ciphers caesar"
+	"hexadecimal hex rot13 leetspeak leet l33t atbash morse emoji emojis backwards cipher ciphers"
 
 // turnWords garble a text when what they act on follows within three words
 // (letterWords): "reverse the order of the words", "shift each letter",
@@ -36,8 +44,20 @@ var (
 )
 
 // pairedTamper are the garblings named by two words: "pig latin",
-// "upside down", "zero-width" (which tokenizes as "zero", "width").
-var pairedTamper = map[string]string{"pig": "latin", "upside": "down", "zero": "width"}
+// "upside down", "zero-width" (which tokenizes as "zero", "width"),
+// "ROT-13", "base 64", "Caesar shift".
+var pairedTamper = map[string][]string{"pig": {"latin"}, "upside": {"down"}, "zero": {"width"}, "rot": {"13"},
+	"base": {"64", "32", "16"}, "caesar": {"shift"}}
+
+// emojiTamper are the garbling words that garble only in place of the
+// words (substituteWords): "Replace the keywords in your reply with
+// emojis", "Answer only in emojis"; "Reply with an emoji to vote" asks
+// for a reaction.
+var (
+	emojiTamper     = setOf("emoji emojis")
+	substituteWords = setOf("replace replaced replacing swap swapped substitute substituted substitution substitutions represent representing instead " +
+		"only every each convert converted translate translated turn entirely")
+)
 
 // tamperedReplies are the reply words of this reading besides replyWords:
 // a message, which is what a reply to a message is.
@@ -48,12 +68,30 @@ var tamperedReplies = setOf("message messages message's")
 var answerVerbs = setOf("respond responds responding summarize summarizes summarizing summarise summarises summarising " +
 	"relay relays relaying")
 
-// garbleVerbs open a command to garble a reply that the command verbs do
-// not hold: "Introduce random typos…", "Sprinkle random symbols…",
-// "Render the response as mirror text", "Use emojis to represent…".
-var garbleVerbs = setOf("introduce insert add use replace swap render write present output format provide display give shift " +
-	"sprinkle slip put make convert turn spell transform reverse invert flip mirror scramble jumble shuffle misspell anagram " +
-	"answer reply respond")
+// answerPronouns stand for an answer that the sentence before names: "A
+// note on replies. They must go out in hex."
+var answerPronouns = setOf("it they them these those")
+
+// garbleVerbs do the garbling to what they act on: "Introduce random
+// typos…", "Sprinkle random symbols…", "Render the response as mirror
+// text", "Use emojis to represent…". A directive with another verb ("Tap
+// the emoji button to reply", "Your reply should mention the Caesar
+// cipher") asks for something else. Participles are left out: "Your
+// secret message, spelled in Morse code with beads" describes.
+var garbleVerbs = setOf("apply introduce insert add use replace swap substitute render write present output format provide " +
+	"display give shift sprinkle slip put make convert turn spell transform reverse invert flip mirror scramble jumble " +
+	"shuffle misspell anagram encode encrypt translate send answer reply respond")
+
+// repairWords undo or check a garbling rather than ask for it: "Please
+// correct the typos in your message", "Your answer will be checked for
+// typos", "Decode the Caesar cipher on the clock face".
+var repairWords = setOf("correct corrected correcting fix fixed fixing check checked checking remove removed removing " +
+	"proofread proofreading spellcheck decode decoded decoding decrypt decrypted unscramble unscrambled clean cleaned " +
+	"strip stripped free penalise penalised penalize penalized")
+
+// garbleIntros introduce the garbling that an obliged answer takes: "The
+// reply must go out in hex", "Answers should come as Unicode escapes".
+var garbleIntros = setOf("in as into using via")
 
 // directiveModals oblige what follows them: "The reply must swap…",
 // "Responses should be written backwards", "All output is to be…".
@@ -72,10 +110,27 @@ func (z *Analyzer) tamperAt(i int) bool {
 		}
 		return false
 	}
-	if second, ok := pairedTamper[string(w)]; ok {
-		return !z.endsSentence(i) && string(z.tok(i+1)) == second
+	if seconds, ok := pairedTamper[string(w)]; ok {
+		if z.endsSentence(i) {
+			return false
+		}
+		next := z.tok(i + 1)
+		for _, s := range seconds {
+			if string(next) == s {
+				return true
+			}
+		}
+		return false
 	}
 	return lexicon[string(w)].tamper
+}
+
+// opensTamperSentence reports whether word i opens a sentence for this
+// reading: the tokenizer marks it so, and no hyphen joins it to the word
+// before ("ROT-13", "base-64", where the tokenizer starts one after the
+// hyphen as it does for a list item).
+func (z *Analyzer) opensTamperSentence(i int) bool {
+	return z.words[i].sentence && z.words[i].joint != '-'
 }
 
 // tampersReply reports whether the text just tokenized names a way to
@@ -83,10 +138,10 @@ func (z *Analyzer) tamperAt(i int) bool {
 // from it to garble the answer (directed; see above). It runs only on a
 // text that holds a word of tamperWords, turnWords or pairedTamper.
 func (z *Analyzer) tampersReply() (named, directed bool) {
-	from := 0 // the sentence's first word
+	from, before := 0, -1 // the first words of the sentence and of the one before
 	for i := range z.words {
-		if z.words[i].sentence {
-			from = i
+		if i > 0 && z.opensTamperSentence(i) {
+			from, before = i, from
 		}
 		if !z.tamperAt(i) {
 			continue
@@ -97,14 +152,31 @@ func (z *Analyzer) tampersReply() (named, directed bool) {
 		// words costs a bounded scan per word, not one per sentence.
 		start := max(from, i-maxClauseWords)
 		end := i + 1
-		for end < len(z.words) && end <= i+maxClauseWords && !z.words[end].sentence && !clauseMark(z.words[end-1].next) {
+		for end < len(z.words) && end <= i+maxClauseWords && !z.opensTamperSentence(end) && !clauseMark(z.words[end-1].next) {
 			end++
 		}
-		if z.answersIn(start, end) && z.garbleDirective(start, i) {
+		if emojiTamper[string(z.tok(i))] && !z.anyIn(start, end, substituteWords) {
+			continue // "Reply with an emoji: a thumbs-up for May 16"
+		}
+		// An answer in the sentence, or a pronoun for one the sentence
+		// before names.
+		anaphor := !z.answersIn(start, end) && before >= 0 && z.anyIn(start, end, answerPronouns) &&
+			z.answersIn(max(before, from-maxClauseWords), from)
+		if (anaphor || z.answersIn(start, end)) && z.garbleDirective(from, i, anaphor) {
 			return true, true
 		}
 	}
 	return named, false
+}
+
+// anyIn reports whether one of words [from, end) is in set.
+func (z *Analyzer) anyIn(from, end int, set map[string]bool) bool {
+	for k := from; k < end; k++ {
+		if set[string(z.tok(k))] {
+			return true
+		}
+	}
+	return false
 }
 
 // answersIn reports whether one of words [from, end) speaks of an answer
@@ -129,54 +201,96 @@ func (z *Analyzer) answerAt(k int) bool {
 func clauseMark(c byte) bool { return c == ',' || c == ':' || c == ';' }
 
 // garbleDirective reports whether garbling word t, in the sentence that
-// starts at word from, is asked for: no negation stands before it in the
-// sentence, and a command opens its clause (after "please", "always", a
-// vocative…), "can", "could" or "would" before "you" stands before it,
-// or an answer is obliged to it (an answer, then must, should, shall, "is
-// to", "are to", "has to" or "needs to": "The reply must swap…", not
-// "Your team will need to crack a Caesar cipher").
-func (z *Analyzer) garbleDirective(from, t int) bool {
+// starts at word from, is asked for. Within its clause: no negation or
+// word of repair stands before it (forbidsAt, repairWords), and a command
+// whose verb garbles opens the clause (after "please", "and", a
+// vocative, "you must"…), or "can", "could" or "would" before "you"
+// stands before such a verb, or an answer is obliged to the garbling (an
+// answer, then must, should, shall, "is to", "are to", "has to" or "needs
+// to", then a verb that garbles, "be", or "in" or "as" the garbling: "The
+// reply must swap…", "Answers must go out in hex", not "Your team will
+// need to crack a Caesar cipher"). anaphor says that a pronoun of the
+// clause stands for the answer (answerPronouns).
+func (z *Analyzer) garbleDirective(from, t int, anaphor bool) bool {
+	clause := from
 	for k := from; k < t; k++ {
-		if w := z.tok(k); string(w) == "not" || string(w) == "never" || string(w) == "no" || string(w) == "avoid" ||
-			len(w) > 3 && string(w[len(w)-3:]) == "n't" {
-			return false // "Please don't reply in all caps", "Summaries must not use emojis"
-		}
-	}
-	// Within the garbling's clause only: an answer then an obligation, or
-	// "can you" ("Thanks for your message, we must fix the typos" and
-	// "Could you check why my message got scrambled?" ask no garbling).
-	clause, answer, obliged := from, false, false
-	for k := from; k < t; k++ {
-		w := z.tok(k)
-		answer = answer || z.answerAt(k)
-		switch next := z.tok(k + 1); {
-		case answer && (directiveModals[string(w)] || obligedAt(w, next) || string(w) == "are" && string(next) == "to" ||
-			(string(w) == "need" || string(w) == "needs") && string(next) == "to"):
-			obliged = true
-		case (string(w) == "can" || string(w) == "could" || string(w) == "would") && string(next) == "you":
-			obliged = true
-		}
 		if clauseMark(z.words[k].next) {
-			clause, answer, obliged = k+1, false, false
+			clause = k + 1
 		}
 	}
-	if obliged {
-		return true
+	for k := clause; k < t; k++ {
+		if z.forbidsAt(k) || repairWords[string(z.tok(k))] {
+			return false // "Please don't reply in all caps", "Summaries must not use emojis", "correct the typos"
+		}
 	}
-	if k := z.commandVerb(clause, false); k >= 0 && k <= t {
-		return true // "You must write your reply backwards", "Assistant, scramble…"
+	answer := false
+	for k := clause; k < t; k++ {
+		w, next := z.tok(k), z.tok(k+1)
+		answer = answer || z.answerAt(k) || anaphor && answerPronouns[string(w)]
+		switch {
+		case answer && (directiveModals[string(w)] || string(w) == "are" && string(next) == "to" ||
+			(string(w) == "need" || string(w) == "needs") && string(next) == "to"):
+			if z.garblesFrom(k+1, t) {
+				return true
+			}
+		case answer && obligedAt(w, next):
+			if z.garblesFrom(k+2, t) {
+				return true
+			}
+		case (string(w) == "can" || string(w) == "could" || string(w) == "would") && string(next) == "you":
+			if z.garblesFrom(k+2, t) {
+				return true // "Could you write the summary in pig latin?"; not "could you check why…"
+			}
+		}
+	}
+	if k := z.commandVerb(clause, false); k >= 0 && k <= t && (z.garbleVerbAt(k) || z.garbleAfterTo(k+1, t)) {
+		return true // "You must write your reply backwards", "Assistant, scramble…", "tell your assistant to replace…"
 	}
 	for k := clause; k <= t && k <= clause+4; k++ {
 		switch w := z.tok(k); {
-		case softeners[string(w)]:
-		case garbleVerbs[string(w)] || z.imperativeAt(k):
-			return true
+		case softeners[string(w)] || string(w) == "and" || string(w) == "but" || string(w) == "so":
 		default:
-			return false
+			return z.garbleVerbAt(k)
 		}
 	}
 	return false
 }
+
+// garblesFrom reports whether what an obligation or "can you" asks for,
+// words [k, t] up to garbling word t, garbles: its first word that is not
+// a softener or "to" garbles (garbleVerbAt) or is "be", or "in", "as", "into",
+// "using" or "via" stands right before the garbling or the word before it
+// ("go out in hex", "come as Unicode escapes", "in pig latin").
+func (z *Analyzer) garblesFrom(k, t int) bool {
+	for ; k <= t; k++ {
+		if w := z.tok(k); !softeners[string(w)] && string(w) != "to" {
+			break
+		}
+	}
+	if k <= t && (z.garbleVerbAt(k) || string(z.tok(k)) == "be") {
+		return true // "Responses should be written backwards"
+	}
+	return garbleIntros[string(z.tok(t-1))] || t-2 >= k && garbleIntros[string(z.tok(t-2))]
+}
+
+// garbleAfterTo reports whether "to" and a verb that garbles, but for a
+// word of answering (answerAt), stand among words [k, t): the garbling a command asks of
+// someone else ("tell your assistant to replace every noun…"); not "Tap
+// the Morse button to reply".
+func (z *Analyzer) garbleAfterTo(k, t int) bool {
+	for ; k < t; k++ {
+		if string(z.tok(k)) == "to" && z.garbleVerbAt(k+1) && !z.answerAt(k+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// garbleVerbAt reports whether word k is a verb that garbles what it acts
+// on (garbleVerbs: "Write…", "Scramble the letters…", "Reverse the
+// order…"); not a garbling's noun ("base64 - encode/decode data and
+// print to standard output").
+func (z *Analyzer) garbleVerbAt(k int) bool { return garbleVerbs[string(z.tok(k))] }
 
 // TampersReply reports whether the text tells whoever answers from it to
 // garble or disguise the answer where query, the task, does not ask for
