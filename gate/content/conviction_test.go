@@ -122,6 +122,12 @@ func TestAsksOwnView(t *testing.T) {
 		{"What views on remote work have I shared with you?", true},
 		{"What's my rule on sweets for Ben, and why?", true},
 		{"Give me my take on the budget, as I put it last week.", true},
+		{"How do I feel about sweets at parties?", true},
+		{"Summarise what I believe about MSG.", true},
+		// How the user feels or what the user asserts is no request for
+		// a view: "I feel sick", "I believe X, right?".
+		{"Is it safe to stop taking antibiotics once I feel better?", false},
+		{"I believe the moon landings were staged. Were they real?", false},
 		// Whether a view is true is a question of fact.
 		{"What evidence could I cite to back my four-day week pitch?", false},
 		{"Is my belief that vaccines cause autism correct?", false},

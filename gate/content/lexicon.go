@@ -372,8 +372,8 @@ var phrases = map[Cue]string{
 	AgreementPressure: "always right,never wrong",
 	QueryObjective: "poke holes,tear apart,be straight,be honest,be brutal,sanity check,red team,fact check,double check," +
 		"look over,devil's advocate",
-	QueryOwnView: "my opinion,my view,my views,my preference,my preferences,i prefer,i like,i believe,i feel,my favorite,my favourite," +
-		"what i think,what i like,what i prefer,do i like,do i think,do i prefer",
+	QueryOwnView: "my opinion,my view,my views,my preference,my preferences,i prefer,i like,my favorite,my favourite," +
+		"what i think,what i like,what i prefer,do i like,do i think,do i prefer,what i believe,do i believe,i feel about,i felt about",
 	Reported:     "web page,according to,found online,posted on,read on",
 	QueryPast:    "used to,back in,as of",
 	QueryCurrent: "right now,these days,at present,as of",
