@@ -13,7 +13,9 @@ import "slices"
 // medications "you" take. What the reading looks at, per sentence that
 // opens with a verb of work where a verb stands (after "please", "also",
 // "now" too), or a question for a thing ("What are the major risks of
-// investing in cryptocurrency?" in a card payment notice): the sentence's
+// investing in cryptocurrency?" in a card payment notice; "In which year
+// did…?", "Whose theory…?", "Question: what…?", a space before the mark
+// too): the sentence's
 // other content words, none of which the rest of the text holds, and of
 // which the task holds none either (TaskUnasked). A question needs more
 // of them, and a longer text around it, than a verb of work: chats and
@@ -30,7 +32,9 @@ import "slices"
 //   - a procedure: a text with procedureTasks such sentences or more is a
 //     list of steps ("Create a guest network… Identify the firmware
 //     version… Explain parental controls…") or of questions (an FAQ, a
-//     quiz), whose steps are its subject.
+//     quiz), whose steps are its subject; so is a quiz of procedureTasks
+//     questions however short, labelled ("Q: which planet…?") or answered
+//     in brackets ("…fall? (1989)").
 // A request to a human reader on a new subject (a form, homework, a
 // puzzle, a call for talks) still reads as one; it is marked, not lost.
 
@@ -43,9 +47,17 @@ import "slices"
 var taskVerbs = setOf("write compose summarize summarise describe explain analyze analyse recommend suggest translate " +
 	"list outline compare evaluate identify calculate classify predict generate create provide brainstorm elaborate define paraphrase")
 
-// questionWords open a question for a thing: what, who, which, where,
-// why, how. Not "when", which opens a clause as often.
-var questionWords = setOf("what how which who why where what's who's how's where's")
+// questionWords open a question for a thing: what, who, whom, whose,
+// which, where, why, how. Not "when", which opens a clause as often.
+var questionWords = setOf("what how which who whom whose why where what's who's how's where's")
+
+// questionPrepositions may stand before a question word: "In which year
+// did…?", "By whom was…?", "For what is… known?".
+var questionPrepositions = setOf("in on at by for to from of with during after before since under")
+
+// questionLabels name the question after them and a colon: "Question:
+// what is…?", "Q: which planet…?", "Trivia: who…?".
+var questionLabels = setOf("question q quiz trivia")
 
 // readerWordList speaks to the reader of their own matters.
 const readerWordList = "you your yours yourself yourselves"
@@ -136,14 +148,22 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 		from, verb, to int
 		question       bool
 	}
+	if z.quiz() {
+		return // a quiz: its questions are its subject
+	}
 	n := 0
 	for i := 0; i < len(z.words); i++ {
 		if !z.startsSentence(i) {
 			continue
 		}
+		labelled := z.questionLabelAt(i)
 		v := i
 		for v < len(z.words)-1 && taskLeads[string(z.tok(v))] && !z.startsSentence(v+1) {
 			v++ // "Please write…", "Also, list…"
+		}
+		if labelled || v < len(z.words)-1 && !z.startsSentence(v+1) && questionPrepositions[string(z.tok(v))] &&
+			questionWords[string(z.tok(v+1))] {
+			v++ // "Question: what…?", "In which year…?"
 		}
 		question := questionWords[string(z.tok(v))]
 		if !question && !taskVerbs[string(z.tok(v))] {
@@ -227,7 +247,7 @@ func (z *Analyzer) taskAt(v, end int) bool {
 	case ':', '\'', '"':
 		return false
 	}
-	if z.words[end-1].next == '?' {
+	if z.asksAt(end - 1) {
 		return false // a question, however it opens: "Name one thing you'd change?"
 	}
 	for k := v + 1; k < end; k++ {
@@ -244,7 +264,7 @@ func (z *Analyzer) taskAt(v, end int) bool {
 // v is no heading ("What:") or quoted word, no suggestion ("How about…")
 // and no word of selfWords.
 func (z *Analyzer) questionAt(v, end int) bool {
-	if z.words[end-1].next != '?' || v+1 >= end {
+	if !z.asksAt(end-1) || v+1 >= end {
 		return false
 	}
 	switch z.words[v].next {
@@ -260,6 +280,43 @@ func (z *Analyzer) questionAt(v, end int) bool {
 		}
 	}
 	return true
+}
+
+// questionLabelAt reports whether word i labels a question: "Question:",
+// "Q:", "Trivia:" before a word of the same sentence.
+func (z *Analyzer) questionLabelAt(i int) bool {
+	return i < len(z.words)-1 && questionLabels[string(z.tok(i))] && z.words[i].next == ':' && !z.startsSentence(i+1)
+}
+
+// quiz reports whether the text just tokenized sets out questions as a
+// quiz does, procedureTasks of them or more however short: labelled ("Q:
+// which planet has the most moons?") or answered in brackets right after
+// the mark ("In which year did the Berlin Wall fall? (1989)"). A quiz's
+// questions are its subject, as a procedure's steps are.
+func (z *Analyzer) quiz() bool {
+	n := 0
+	for i := range z.words {
+		if z.questionLabelAt(i) || i > 0 && z.words[i].prev == '(' && z.asksAt(i-1) {
+			if n++; n == procedureTasks {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asksAt reports whether a question mark follows word i, right after it
+// or after a space ("…the most moons ?").
+func (z *Analyzer) asksAt(i int) bool {
+	if z.words[i].next != ' ' {
+		return z.words[i].next == '?'
+	}
+	for k := z.words[i].to; k < len(z.text); k++ {
+		if c := z.text[k]; c != ' ' && c != '\t' {
+			return c == '?'
+		}
+	}
+	return false
 }
 
 // contentWords counts the content words among words [from, to).
