@@ -285,7 +285,7 @@ func (z *Analyzer) questionAt(v, end int) bool {
 // questionLabelAt reports whether word i labels a question: "Question:",
 // "Q:", "Trivia:" before a word of the same sentence.
 func (z *Analyzer) questionLabelAt(i int) bool {
-	return i < len(z.words)-1 && questionLabels[string(z.tok(i))] && z.words[i].next == ':' && !z.startsSentence(i+1)
+	return i < len(z.words)-1 && z.words[i].next == ':' && questionLabels[string(z.tok(i))] && !z.startsSentence(i+1)
 }
 
 // quiz reports whether the text just tokenized sets out questions as a
