@@ -128,6 +128,8 @@ func TestAsksOwnView(t *testing.T) {
 		// a view: "I feel sick", "I believe X, right?".
 		{"Is it safe to stop taking antibiotics once I feel better?", false},
 		{"I believe the moon landings were staged. Were they real?", false},
+		{"How do I believe in myself again after a layoff?", false},
+		{"Why do I believe everything I read online?", false},
 		// Whether a view is true is a question of fact.
 		{"What evidence could I cite to back my four-day week pitch?", false},
 		{"Is my belief that vaccines cause autism correct?", false},

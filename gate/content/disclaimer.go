@@ -113,10 +113,15 @@ var messageLinks = setOf("the that these those all any and or every such its you
 // and must not disclose…", "delete it, then call us".
 var clauseStarts = setOf("must should may shall will then please")
 
-// negation reports whether t, a word, negates or forbids what follows
-// (negates: "not", "never", "without", "don't", "mustn't"…) or is "do"
-// (of "do not").
-func negation(t []byte) bool { return negates(t) || string(t) == "do" }
+// negation reports whether t, a word, negates or forbids what follows:
+// "not", "never", "without", "don't", "do" (of "do not"), "mustn't". Not
+// "no", "stop" or "avoid", which go on to more to delete ("delete all
+// copies, no matter where: …", "delete it and stop the backup service").
+func negation(t []byte) bool {
+	n := len(t)
+	return string(t) == "not" || string(t) == "never" || string(t) == "without" || string(t) == "do" ||
+		n > 3 && string(t[n-3:]) == "n't"
+}
 
 // opensNextClause reports whether t, the word after a phrase that names
 // the message, opens the notice's next clause: an act of telling the

@@ -372,8 +372,11 @@ var phrases = map[Cue]string{
 	AgreementPressure: "always right,never wrong",
 	QueryObjective: "poke holes,tear apart,be straight,be honest,be brutal,sanity check,red team,fact check,double check," +
 		"look over,devil's advocate",
+	// "what i believe" repeats what ownViewAt reads of "what I" + believe
+	// (conviction.go) so that the cue, an input of the model, counts it
+	// as it did when "i believe" was a phrase of its own.
 	QueryOwnView: "my opinion,my view,my views,my preference,my preferences,i prefer,i like,my favorite,my favourite," +
-		"what i think,what i like,what i prefer,do i like,do i think,do i prefer,what i believe,do i believe,i feel about,i felt about",
+		"what i think,what i like,what i prefer,do i like,do i think,do i prefer,what i believe,i feel about,i felt about",
 	Reported:     "web page,according to,found online,posted on,read on",
 	QueryPast:    "used to,back in,as of",
 	QueryCurrent: "right now,these days,at present,as of",

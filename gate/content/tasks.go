@@ -142,28 +142,29 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 	if documentWords < minDocumentWords+minTaskWords {
 		return
 	}
+	quiz := z.quizQuestions() >= procedureTasks
 	// The task sentences, [from, to) with the verb at verb; a procedure
 	// has too many to be read.
 	var spans [procedureTasks]struct {
 		from, verb, to int
 		question       bool
 	}
-	if z.quiz() {
-		return // a quiz: its questions are its subject
-	}
 	n := 0
 	for i := 0; i < len(z.words); i++ {
 		if !z.startsSentence(i) {
 			continue
 		}
-		labelled := z.questionLabelAt(i)
 		v := i
 		for v < len(z.words)-1 && taskLeads[string(z.tok(v))] && !z.startsSentence(v+1) {
 			v++ // "Please write…", "Also, list…"
 		}
-		if labelled || v < len(z.words)-1 && !z.startsSentence(v+1) && questionPrepositions[string(z.tok(v))] &&
+		labelled := false
+		if after := z.questionLabelAt(v); after > v {
+			v, labelled = after, true // "Question: what…?", "Q1: which…?"
+		}
+		if v < len(z.words)-1 && !z.startsSentence(v+1) && questionPrepositions[string(z.tok(v))] &&
 			questionWords[string(z.tok(v+1))] {
-			v++ // "Question: what…?", "In which year…?"
+			v++ // "In which year…?"
 		}
 		question := questionWords[string(z.tok(v))]
 		if !question && !taskVerbs[string(z.tok(v))] {
@@ -172,6 +173,10 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 		end := v + 1
 		for end < len(z.words) && !z.startsSentence(end) && !z.endsAfter(end-1) {
 			end++
+		}
+		if question && quiz && (labelled || z.answeredAfter(end-1)) {
+			i = end - 1
+			continue // a quiz's question: its subject
 		}
 		if question && z.questionAt(v, end) && z.contentWords(v+1, end) >= minQuestionWords || !question && z.taskAt(v, end) {
 			// A question too short to be read counts toward no procedure
@@ -282,34 +287,81 @@ func (z *Analyzer) questionAt(v, end int) bool {
 	return true
 }
 
-// questionLabelAt reports whether word i labels a question: "Question:",
-// "Q:", "Trivia:" before a word of the same sentence.
-func (z *Analyzer) questionLabelAt(i int) bool {
-	return i < len(z.words)-1 && z.words[i].next == ':' && questionLabels[string(z.tok(i))] && !z.startsSentence(i+1)
+// questionLabelAt returns the word after a label that opens at word i,
+// or -1: "Question:", "Q:", "Quiz:", "Trivia:", "Question 1:", "Q1:",
+// "Bonus question:", "Question - what…?".
+func (z *Analyzer) questionLabelAt(i int) int {
+	k := i
+	if questionLabelLeads[string(z.tok(k))] && questionLabels[string(z.tok(k+1))] {
+		k++ // "Bonus question:"
+	}
+	w := z.tok(k)
+	numbered := len(w) > 1 && w[0] == 'q' && isDigit(w[1]) // "Q1:"
+	if !questionLabels[string(w)] && !numbered {
+		return -1
+	}
+	if n := z.tok(k + 1); !numbered && len(n) > 0 && isDigit(n[0]) && z.words[k].next == ' ' {
+		k++ // "Question 1:"
+	}
+	if k+1 >= len(z.words) || z.startsSentence(k+1) {
+		return -1
+	}
+	if z.words[k].next == ':' || z.words[k+1].prev == '-' && z.words[k+1].joint == 0 {
+		return k + 1
+	}
+	return -1
 }
 
-// quiz reports whether the text just tokenized sets out questions as a
-// quiz does, procedureTasks of them or more however short: labelled ("Q:
-// which planet has the most moons?") or answered in brackets right after
-// the mark ("In which year did the Berlin Wall fall? (1989)"). A quiz's
-// questions are its subject, as a procedure's steps are.
-func (z *Analyzer) quiz() bool {
+// questionLabelLeads may stand before a label: "Bonus question:", "Quick
+// quiz:".
+var questionLabelLeads = setOf("bonus quick final extra")
+
+// answeredAfter reports whether a question that ends at word i is answered
+// in brackets right after its mark: "…fall? (1989)".
+func (z *Analyzer) answeredAfter(i int) bool {
+	return i+1 < len(z.words) && z.words[i+1].prev == '(' && z.asksAt(i)
+}
+
+// quizQuestions counts the questions of the text just tokenized set out
+// as a quiz's, however short: a question word (after a preposition, if
+// any) that opens a sentence or follows a colon, a question mark, and a
+// label before it ("Q: which planet has the most moons?") or an answer
+// in brackets after it ("In which year did the Berlin Wall fall?
+// (1989)"). procedureTasks of them make a quiz, whose questions are its
+// subject, as a procedure's steps are; its other sentences are read as
+// any text's.
+func (z *Analyzer) quizQuestions() int {
 	n := 0
-	for i := range z.words {
-		if z.questionLabelAt(i) || i > 0 && z.words[i].prev == '(' && z.asksAt(i-1) {
-			if n++; n == procedureTasks {
-				return true
-			}
+	for k := range z.words {
+		if z.words[k].next != '?' && z.words[k].next != ' ' && z.words[k].next != '\t' || !z.asksAt(k) {
+			continue
+		}
+		s := k // the question's first word
+		for s > 0 && k-s < maxTaskWords*2 && !z.startsSentence(s) && z.words[s-1].next != ':' {
+			s--
+		}
+		labelled := false
+		for j := max(0, s-3); j < s; j++ {
+			labelled = labelled || z.questionLabelAt(j) == s
+		}
+		if !labelled && !z.answeredAfter(k) {
+			continue
+		}
+		if questionPrepositions[string(z.tok(s))] {
+			s++
+		}
+		if s <= k && questionWords[string(z.tok(s))] {
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // asksAt reports whether a question mark follows word i, right after it
-// or after a space ("…the most moons ?").
+// or after spaces or tabs ("…the most moons ?").
 func (z *Analyzer) asksAt(i int) bool {
-	if z.words[i].next != ' ' {
-		return z.words[i].next == '?'
+	if c := z.words[i].next; c != ' ' && c != '\t' {
+		return c == '?'
 	}
 	for k := z.words[i].to; k < len(z.text); k++ {
 		if c := z.text[k]; c != ' ' && c != '\t' {
