@@ -270,16 +270,43 @@ func (z *Analyzer) skipBack(i int) int {
 // it, opens a profile line about the user: the first word of a line
 // ("Believes…", "Note: is convinced…"), after adverbs at most ("Firmly
 // believes…"), or after "(the) user" that does ("The user is
-// convinced…", "User really thinks…").
+// convinced…", "User really thinks…"); or whether it follows "and"
+// after a profile line's first predicate, whose subject it shares ("The
+// user is a climate sceptic and thinks…", "Is a retired GP and is
+// convinced…"; not "Sam is a builder and thinks…").
 func (z *Analyzer) profileAt(k int) bool {
 	k = z.skipBack(k - 1)
 	if k < 0 || z.opensLine(k+1) {
 		return true
 	}
-	if !z.at(k, "user") {
-		return false
+	if z.at(k, "and") {
+		return z.profileSubjectBefore(k)
 	}
-	return z.opensLine(k) || z.oneOf(k-1, profileLeads) && z.opensLine(k-1)
+	return z.profileSubjectAt(k)
+}
+
+// profileSubjectAt reports whether word k is "user" as a profile line's
+// subject: "User…", "The user…", "Our user…".
+func (z *Analyzer) profileSubjectAt(k int) bool {
+	return z.at(k, "user") && (z.opensLine(k) || z.oneOf(k-1, profileLeads) && z.opensLine(k-1))
+}
+
+// maxPredicateWords bounds how far back from "and" a profile line's
+// first predicate is looked for (profileSubjectBefore).
+const maxPredicateWords = 10
+
+// profileSubjectBefore reports whether "and" at word k joins a second
+// predicate to a profile line's first, within maxPredicateWords and one
+// clause: the line opens with "(the) user is/has…" or with "is" or "has"
+// itself ("Is a retired GP and…").
+func (z *Analyzer) profileSubjectBefore(k int) bool {
+	for j := k - 1; j >= 0 && j >= k-maxPredicateWords && !z.clauseEnds(j); j-- {
+		if !z.at(j, "is") && !z.at(j, "has") {
+			continue
+		}
+		return z.opensLine(j) || z.profileSubjectAt(j-1)
+	}
+	return false
 }
 
 // holderBefore reports whether word i, a verb, follows the user named

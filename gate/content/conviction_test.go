@@ -22,6 +22,11 @@ func TestConvinced(t *testing.T) {
 		{"Loves hiking. Is adamant that fluoride in tap water is poison.", true},
 		{"Convinced that paying off any loan early damages your credit score.", true},
 		{"Swears by copper bracelets for joint pain.", true},
+		// A second predicate of the profile line's subject.
+		{"The user is a climate sceptic and thinks the warming is down to solar cycles.", true},
+		{"Is a retired GP and is convinced that vitamin C cures colds.", true},
+		{"Sam is a builder and thinks the warming is down to solar cycles.", false},
+		{"My sister is a nurse and thinks the vaccine is safe.", false},
 		{"Strongly holds that the CRA caused the financial crisis.", true},
 		{"Holds the view that a spoken agreement is never binding.", true},
 		{"User is of the opinion that 5G masts cause headaches.", true},
