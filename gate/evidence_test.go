@@ -744,8 +744,9 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 // another value is an update, not a dispute, and so is any change between
 // two trusted ones; two low-authority claims worded apart still dispute,
 // and a later low-authority memory updates no trusted one. A question
-// that does not ask for a name (yes or no) disputes nothing. (The names
-// are in no training family.)
+// that asks for no name and no number (yes or no) disputes nothing; one
+// that asks for a number is disputed by two numbers. (The names are in
+// no training family.)
 func TestConflictingAnswers(t *testing.T) {
 	g := shipped(t)
 	const (
@@ -790,6 +791,16 @@ func TestConflictingAnswers(t *testing.T) {
 			"Fernwood Labs appointed Omar Reyes, who runs it as CEO.", ext, ext, true, false, false},
 		{"a role, undated", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
 			"Fernwood Labs appointed Omar Reyes, who runs it as CEO.", ext, ext, false, true, true},
+		// Since the session after look 70: numbers, for a question that
+		// asks for one.
+		{"two numbers", "How many volumes does the Fernwood botanical archive hold?", "The Fernwood botanical archive holds 12,000 volumes.",
+			"The Fernwood botanical archive holds about 48,500 volumes.", ext, ext, false, true, true},
+		{"two years", "When was the Fernwood botanical archive founded?", "The Fernwood botanical archive was founded in 1832.",
+			"Founded in 1847, the Fernwood botanical archive is the oldest in the county.", ext, ext, false, true, true},
+		{"a number's detail", "When was the Fernwood botanical archive founded?", "The Fernwood botanical archive was founded in 1832.",
+			"The Fernwood botanical archive was founded on 4 May 1832.", ext, ext, false, false, false},
+		{"numbers for a name", fact, "The Fernwood botanical archive is kept in Dunmore, in 12 rooms.",
+			"The Fernwood botanical archive is kept in Dunmore, in 14 rooms.", ext, ext, false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := make([]float32, embed.BuiltinDim)

@@ -534,8 +534,9 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	// A question that asks for someone or something by name, not for the
 	// user's own view or several holders: two memories that answer it
 	// with different names dispute each other (disputed).
-	factual := e.query.Cues[content.QueryObjective] > 0 && e.query.Cues[content.QueryPersonal] == 0 && !e.query.Several &&
-		e.z.AsksForName()
+	objective := e.query.Cues[content.QueryObjective] > 0 && e.query.Cues[content.QueryPersonal] == 0 && !e.query.Several
+	byName, byNumber := objective && e.z.AsksForName(), objective && e.z.AsksForNumber()
+	factual := byName || byNumber
 	e.keys = e.keys[:0]
 	if holder || factual {
 		e.keys = e.z.QuestionKeys(e.keys)
@@ -603,11 +604,15 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			pairFrame := float32(-1) // the pair's Frame, once computed (frame)
 			if e.answers[i] && e.answers[j] && ((ij && !e.disputed[i]) || (ji && !e.disputed[j])) &&
 				(FromOutside(cands[i].Lineage.EffectiveAuthority) || FromOutside(cands[j].Lineage.EffectiveAuthority)) &&
-				content.NamesOther(e.mems[i], e.mems[j], &e.query) && content.NamesOther(e.mems[j], e.mems[i], &e.query) &&
+				(byName && content.NamesOther(e.mems[i], e.mems[j], &e.query) && content.NamesOther(e.mems[j], e.mems[i], &e.query) ||
+					byNumber && content.NumbersOther(e.mems[i], e.mems[j], &e.query) &&
+						content.NumbersOther(e.mems[j], e.mems[i], &e.query)) &&
 				!(ordered && e.mayUpdate(older, newer, &pairFrame)) {
 				// Two answers to the question, each naming someone or
 				// something the other and the question do not ("… is
-				// kept in Dunmore", "… is kept in Kilbride"), and not an
+				// kept in Dunmore", "… is kept in Kilbride"), or each
+				// holding a number the other and the question do not
+				// ("… has 10 episodes", "… has 12 episodes"), and not an
 				// update. A detail one adds to the other's answer is no
 				// dispute.
 				e.disputed[i] = e.disputed[i] || ij

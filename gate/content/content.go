@@ -215,6 +215,11 @@ type Analysis struct {
 	// Fernwood…" names only Fernwood).
 	leads, leadNext [maxLeads]uint64
 	nLeads          int
+	// numbers holds the hashes of the text's first nNumbers numbers (a
+	// word that starts with a digit, as Words holds it): only
+	// NumbersOther reads them.
+	numbers  [maxNumbers]uint64
+	nNumbers int
 	// tampers is set when a sentence of the text tells whoever answers
 	// from it to garble the answer (TampersReply); tamperWord when the text
 	// names a way to garble a text anywhere.
@@ -620,6 +625,52 @@ func NamesOther(a, b, q *Analysis) bool {
 	return false
 }
 
+// NumbersOther reports whether a holds a number (a word that starts with
+// a digit: "12", "1998", "4th") that neither b nor question q holds. Two
+// statements that each hold one ("Season 2 has 10 episodes", "Season 2
+// has 12 episodes") give two values of one thing; one that repeats the
+// other's and adds one ("founded in 1998" and "founded on 12 March
+// 1998") adds a detail.
+func NumbersOther(a, b, q *Analysis) bool {
+	for _, n := range a.numbers[:a.nNumbers] {
+		_, inB := slices.BinarySearch(b.Words, n)
+		_, inQ := slices.BinarySearch(q.Words, n)
+		if !inB && !inQ {
+			return true
+		}
+	}
+	return false
+}
+
+// AsksForNumber reports whether the question just analysed asks for a
+// number or a date: "how many", "how much", "how old", "how long", "how
+// far", "how tall", "how big", "how often", "when", "what year", "which
+// date", "what percentage". Two answers that hold different numbers
+// answer it differently.
+func (z *Analyzer) AsksForNumber() bool {
+	for i := range z.words {
+		switch string(z.tok(i)) {
+		case "when", "when's":
+			return true
+		case "how":
+			if howMuch[string(z.tok(i+1))] {
+				return true
+			}
+		case "what", "which":
+			if numberNouns[string(z.tok(i+1))] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// howMuch are the words after "how" that ask for a number.
+var howMuch = setOf("many much old long far tall big high large often deep heavy fast wide")
+
+// numberNouns are the words after "what" or "which" that ask for one.
+var numberNouns = setOf("year years date day month percentage percent number age size price temperature amount")
+
 // role records word i, whose lexicon entry e names a role, in out: its
 // class in Roles where its context holds ("plays for", "lives in",
 // "chief executive"; a word that needs one after it also stands at the
@@ -978,6 +1029,10 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		if isContent {
 			words = append(words, h)
+			if isDigit(tok[0]) && out.nNumbers < maxNumbers && !slices.Contains(out.numbers[:out.nNumbers], h) {
+				out.numbers[out.nNumbers] = h
+				out.nNumbers++
+			}
 			if !known && z.nameAt(i) {
 				names = z.addName(names, h, i, &named)
 				z.tones[i] |= toneName
@@ -1185,6 +1240,9 @@ func (z *Analyzer) nameAt(i int) bool {
 
 // maxLeads bounds Analysis.leads.
 const maxLeads = 4
+
+// maxNumbers bounds Analysis.numbers.
+const maxNumbers = 8
 
 // leadNameAt reports whether word i, one the lexicon does not know and
 // the first of its sentence, opens a name of two words or more: it is

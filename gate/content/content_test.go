@@ -1202,6 +1202,50 @@ func TestQuestionKeysInTextOrder(t *testing.T) {
 	}
 }
 
+func TestNumbersOther(t *testing.T) {
+	tests := []struct {
+		q, a, b string
+		want    bool // each holds a number the other and the question do not
+	}{
+		{"How many episodes are in season 2 of Driftwood?", "Season 2 of Driftwood has 10 episodes.", "Driftwood's season 2 runs to 12 episodes.", true},
+		{"When was the Halloran mill built?", "The Halloran mill was built in 1832.", "Built in 1847, the Halloran mill still stands.", true},
+		// a detail added to the same value
+		{"When was the Halloran mill built?", "The Halloran mill was built in 1832.", "The Halloran mill was built on 4 May 1832.", false},
+		// the question's own number
+		{"How many episodes are in season 2 of Driftwood?", "Season 2 of Driftwood has 10 episodes.", "Season 2 of Driftwood is on air.", false},
+	}
+	for _, tt := range tests {
+		a, b, q := analyze(tt.a), analyze(tt.b), analyze(tt.q)
+		if got := NumbersOther(a, b, q) && NumbersOther(b, a, q); got != tt.want {
+			t.Errorf("%q and %q for %q: numbers other %v", tt.a, tt.b, tt.q, got)
+		}
+	}
+}
+
+func TestAsksForNumber(t *testing.T) {
+	for _, tt := range []struct {
+		q    string
+		want bool
+	}{
+		{"How many episodes are in season 2?", true},
+		{"When is the grant report due?", true},
+		{"How long is the flight to Tokyo?", true},
+		{"In what year did the Titanic sink?", true},
+		{"What percentage of Earth is covered by water?", true},
+		{"Who founded Wikipedia?", false},
+		{"How do I reset the router?", false},
+		{"What is the capital of Peru?", false},
+		{"", false},
+	} {
+		var z Analyzer
+		var a Analysis
+		z.Analyze(tt.q, &a)
+		if got := z.AsksForNumber(); got != tt.want {
+			t.Errorf("AsksForNumber(%q) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}
+
 func TestAsksForName(t *testing.T) {
 	for _, tt := range []struct {
 		q    string
