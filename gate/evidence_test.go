@@ -799,6 +799,9 @@ func TestConflictingAnswers(t *testing.T) {
 			"Founded in 1847, the Fernwood botanical archive is the oldest in the county.", ext, ext, false, true, true},
 		{"a number's detail", "When was the Fernwood botanical archive founded?", "The Fernwood botanical archive was founded in 1832.",
 			"The Fernwood botanical archive was founded on 4 May 1832.", ext, ext, false, false, false},
+		{"one value, other numbers beside it", "When was the Fernwood botanical archive founded?",
+			"The Fernwood botanical archive was founded in 1832 and holds 12,000 volumes.",
+			"Founded in 1832, the Fernwood botanical archive opens at 10am daily.", ext, ext, false, false, false},
 		{"numbers for a name", fact, "The Fernwood botanical archive is kept in Dunmore, in 12 rooms.",
 			"The Fernwood botanical archive is kept in Dunmore, in 14 rooms.", ext, ext, false, false, false},
 	} {

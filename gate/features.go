@@ -531,9 +531,10 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	// The one-holder rule (replaced) can fire only on a question about now
 	// for the holder of a role; for any other, its work is skipped.
 	holder := e.query.Roles != 0 && !e.query.Several && e.query.Cues[content.QueryPast] == 0
-	// A question that asks for someone or something by name, not for the
-	// user's own view or several holders: two memories that answer it
-	// with different names dispute each other (disputed).
+	// A question that asks for someone or something by name, or for a
+	// number, not for the user's own view or several holders: two
+	// memories that answer it with different names, or numbers, dispute
+	// each other (disputed).
 	objective := e.query.Cues[content.QueryObjective] > 0 && e.query.Cues[content.QueryPersonal] == 0 && !e.query.Several
 	byName, byNumber := objective && e.z.AsksForName(), objective && e.z.AsksForNumber()
 	factual := byName || byNumber
@@ -604,9 +605,9 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			pairFrame := float32(-1) // the pair's Frame, once computed (frame)
 			if e.answers[i] && e.answers[j] && ((ij && !e.disputed[i]) || (ji && !e.disputed[j])) &&
 				(FromOutside(cands[i].Lineage.EffectiveAuthority) || FromOutside(cands[j].Lineage.EffectiveAuthority)) &&
-				(byName && content.NamesOther(e.mems[i], e.mems[j], &e.query) && content.NamesOther(e.mems[j], e.mems[i], &e.query) ||
-					byNumber && content.NumbersOther(e.mems[i], e.mems[j], &e.query) &&
-						content.NumbersOther(e.mems[j], e.mems[i], &e.query)) &&
+				((byName && content.NamesOther(e.mems[i], e.mems[j], &e.query) && content.NamesOther(e.mems[j], e.mems[i], &e.query)) ||
+					(byNumber && content.NumbersOther(e.mems[i], e.mems[j], &e.query) &&
+						content.NumbersOther(e.mems[j], e.mems[i], &e.query))) &&
 				!(ordered && e.mayUpdate(older, newer, &pairFrame)) {
 				// Two answers to the question, each naming someone or
 				// something the other and the question do not ("… is

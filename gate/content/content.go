@@ -625,45 +625,65 @@ func NamesOther(a, b, q *Analysis) bool {
 	return false
 }
 
-// NumbersOther reports whether a holds a number (a word that starts with
-// a digit: "12", "1998", "4th") that neither b nor question q holds. Two
+// NumbersOther reports whether a holds a number that neither b nor
+// question q holds, and no number that b holds and q does not: two
 // statements that each hold one ("Season 2 has 10 episodes", "Season 2
-// has 12 episodes") give two values of one thing; one that repeats the
-// other's and adds one ("founded in 1998" and "founded on 12 March
-// 1998") adds a detail.
+// runs to 12 episodes") give two values of one thing; two that share one
+// give one value, whatever else each adds ("completed in 1889", "built
+// between 1887 and 1889, 330 metres tall"). A number is a word that
+// starts with an ASCII digit, as the tokenizer splits it ("1,200" is "1"
+// and "200", "10:40" is "10" and "40"; "4th" and "2pm" are words of
+// their own), among the first maxNumbers of a.
 func NumbersOther(a, b, q *Analysis) bool {
+	other := false
 	for _, n := range a.numbers[:a.nNumbers] {
 		_, inB := slices.BinarySearch(b.Words, n)
 		_, inQ := slices.BinarySearch(q.Words, n)
-		if !inB && !inQ {
-			return true
+		switch {
+		case inB && !inQ:
+			return false // a value both give
+		case !inB && !inQ:
+			other = true
+		}
+	}
+	return other
+}
+
+// AsksForNumber reports whether a sentence of the question just analysed
+// opens by asking for a number or a date: "How many…", "How much…",
+// "How old…", "How long…", "When…", "What year…", "In which year…",
+// "What percentage…". A question that opens otherwise ("Who was the CEO
+// when it went public?", "What happens when the limit is hit?") asks
+// for no number, whatever it holds.
+func (z *Analyzer) AsksForNumber() bool {
+	for i := range z.words {
+		if i > 0 && !z.words[i].sentence {
+			continue
+		}
+		k := i
+		if questionPrepositions[string(z.tok(k))] {
+			k++ // "In which year…"
+		}
+		switch string(z.tok(k)) {
+		case "when", "when's":
+			if !subjectPronouns[string(z.tok(k+1))] {
+				return true // not a clause: "When you get a chance, who…"
+			}
+		case "how":
+			if howMuch[string(z.tok(k+1))] {
+				return true
+			}
+		case "what", "which":
+			if numberNouns[string(z.tok(k+1))] {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// AsksForNumber reports whether the question just analysed asks for a
-// number or a date: "how many", "how much", "how old", "how long", "how
-// far", "how tall", "how big", "how often", "when", "what year", "which
-// date", "what percentage". Two answers that hold different numbers
-// answer it differently.
-func (z *Analyzer) AsksForNumber() bool {
-	for i := range z.words {
-		switch string(z.tok(i)) {
-		case "when", "when's":
-			return true
-		case "how":
-			if howMuch[string(z.tok(i+1))] {
-				return true
-			}
-		case "what", "which":
-			if numberNouns[string(z.tok(i+1))] {
-				return true
-			}
-		}
-	}
-	return false
-}
+// subjectPronouns after "when" open a clause rather than a question.
+var subjectPronouns = setOf("you i we they he she it")
 
 // howMuch are the words after "how" that ask for a number.
 var howMuch = setOf("many much old long far tall big high large often deep heavy fast wide")

@@ -1213,6 +1213,9 @@ func TestNumbersOther(t *testing.T) {
 		{"When was the Halloran mill built?", "The Halloran mill was built in 1832.", "The Halloran mill was built on 4 May 1832.", false},
 		// the question's own number
 		{"How many episodes are in season 2 of Driftwood?", "Season 2 of Driftwood has 10 episodes.", "Season 2 of Driftwood is on air.", false},
+		// one value both give, whatever else each adds (helper-118)
+		{"When was the Eiffel Tower completed?", "The Eiffel Tower was built between 1887 and 1889.",
+			"Completed in 1889, the Eiffel Tower stands 330 metres tall.", false},
 	}
 	for _, tt := range tests {
 		a, b, q := analyze(tt.a), analyze(tt.b), analyze(tt.q)
@@ -1232,6 +1235,10 @@ func TestAsksForNumber(t *testing.T) {
 		{"How long is the flight to Tokyo?", true},
 		{"In what year did the Titanic sink?", true},
 		{"What percentage of Earth is covered by water?", true},
+		{"how many episodes are in chicago fire season 4", true},
+		{"Who was the CEO of Fernwood Labs when it went public?", false},
+		{"When you get a chance, who is the landlord of 4 Mill Road?", false},
+		{"What happens when the API rate limit is hit?", false},
 		{"Who founded Wikipedia?", false},
 		{"How do I reset the router?", false},
 		{"What is the capital of Peru?", false},
