@@ -607,22 +607,24 @@ func Covers(a, b QuestionWords) bool { return a != 0 && a&^b == 0 }
 // that name no one else ("Mia's birthday is in June", "Mia asked for a
 // telescope") tell two things of her.
 func NamesOther(a, b, q *Analysis) bool {
-	other := func(n uint64) bool {
-		_, inB := slices.BinarySearch(b.Words, n)
-		_, inQ := slices.BinarySearch(q.Words, n)
-		return !inB && !inQ
-	}
 	for _, n := range a.Names {
-		if other(n) {
+		if !b.holds(n) && !q.holds(n) {
 			return true
 		}
 	}
 	for k, n := range a.leads[:a.nLeads] {
-		if other(n) && other(a.leadNext[k]) {
+		if !b.holds(n) && !q.holds(n) && !b.holds(a.leadNext[k]) && !q.holds(a.leadNext[k]) {
 			return true
 		}
 	}
 	return false
+}
+
+// holds reports whether word h (a hash as Words holds it) is one of the
+// text's words.
+func (a *Analysis) holds(h uint64) bool {
+	_, found := slices.BinarySearch(a.Words, h)
+	return found
 }
 
 // NumbersOther reports whether a holds a number that neither b nor
@@ -637,9 +639,7 @@ func NamesOther(a, b, q *Analysis) bool {
 func NumbersOther(a, b, q *Analysis) bool {
 	other := false
 	for _, n := range a.numbers[:a.nNumbers] {
-		_, inB := slices.BinarySearch(b.Words, n)
-		_, inQ := slices.BinarySearch(q.Words, n)
-		switch {
+		switch inB, inQ := b.holds(n), q.holds(n); {
 		case inB && !inQ:
 			return false // a value both give
 		case !inB && !inQ:

@@ -95,41 +95,36 @@ const (
 	garbleForm                 // write, reply, send…: garbles only "in" or "as" a garbling
 )
 
-// garbleKinds are the verbs of a directive to garble, and their passive
-// participles (after "be": "Responses should be written backwards",
-// "Answers are to be given in pig latin"). Participles do not open a
-// command ("Your secret message, spelled in Morse code with beads",
+// garbleKinds are the verbs of a directive to garble, by how they
+// garble. Their participles are garbledParticiples': a participle opens
+// no command ("Your secret message, spelled in Morse code with beads",
 // describing a bracelet).
-var garbleKinds = func() map[string]garbleKind {
-	m := map[string]garbleKind{}
-	for kind, words := range map[garbleKind]string{
-		garbleTransform: "encode encrypt scramble jumble shuffle reverse invert flip mirror misspell anagram convert translate " +
-			"transform replace swap substitute spell shift render",
-		garbleAdd:  "introduce insert add sprinkle slip use include put apply work",
-		garbleForm: "write reply answer respond send provide present output display give format make turn go come",
-	} {
-		for _, w := range strings.Fields(words) {
-			m[w] = kind
-		}
-	}
-	return m
-}()
+var garbleKinds = kindsOf(map[garbleKind]string{
+	garbleTransform: "encode encrypt scramble jumble shuffle reverse invert flip mirror misspell anagram convert translate " +
+		"transform replace swap substitute spell shift render",
+	garbleAdd:  "introduce insert add sprinkle slip use include put apply work",
+	garbleForm: "write reply answer respond send provide present output display give format make turn go come",
+})
 
 // garbledParticiples are the participles of garbleKinds' verbs, read only
-// after "be".
-var garbledParticiples = func() map[string]garbleKind {
+// after "be": "Responses should be written backwards", "Answers are to be
+// given in pig latin".
+var garbledParticiples = kindsOf(map[garbleKind]string{
+	garbleTransform: "encoded encrypted scrambled jumbled shuffled reversed inverted flipped mirrored misspelled misspelt " +
+		"converted translated transformed replaced swapped substituted spelled spelt shifted rendered",
+	garbleForm: "written given presented output displayed formatted sent provided made turned",
+})
+
+// kindsOf maps each word of words' lists to its kind.
+func kindsOf(words map[garbleKind]string) map[string]garbleKind {
 	m := map[string]garbleKind{}
-	for kind, words := range map[garbleKind]string{
-		garbleTransform: "encoded encrypted scrambled jumbled shuffled reversed inverted flipped mirrored misspelled misspelt " +
-			"converted translated transformed replaced swapped substituted spelled spelt shifted rendered",
-		garbleForm: "written given presented output displayed formatted sent provided made turned",
-	} {
-		for _, w := range strings.Fields(words) {
+	for kind, list := range words {
+		for _, w := range strings.Fields(list) {
 			m[w] = kind
 		}
 	}
 	return m
-}()
+}
 
 // garbleIntros introduce the garbling that a verb of garbleForm writes the
 // answer in: "Reply in hex", "Answers should come as Unicode escapes",

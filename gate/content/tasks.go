@@ -142,7 +142,7 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 	if documentWords < minDocumentWords+minTaskWords {
 		return
 	}
-	quiz := z.quizQuestions() >= procedureTasks
+	quiz := -1 // whether the text is a quiz (quizQuestions), once a question set out as a quiz's asks
 	// The task sentences, [from, to) with the verb at verb; a procedure
 	// has too many to be read.
 	var spans [procedureTasks]struct {
@@ -174,9 +174,14 @@ func (z *Analyzer) plantedTasks(documentWords int, out *Analysis) {
 		for end < len(z.words) && !z.startsSentence(end) && !z.endsAfter(end-1) {
 			end++
 		}
-		if question && quiz && (labelled || z.answeredAfter(end-1)) {
-			i = end - 1
-			continue // a quiz's question: its subject
+		if question && (labelled || z.answeredAfter(end-1)) {
+			if quiz < 0 {
+				quiz = b2i(z.quizQuestions() >= procedureTasks)
+			}
+			if quiz == 1 {
+				i = end - 1
+				continue // a quiz's question: its subject
+			}
 		}
 		if question && z.questionAt(v, end) && z.contentWords(v+1, end) >= minQuestionWords || !question && z.taskAt(v, end) {
 			// A question too short to be read counts toward no procedure
@@ -333,7 +338,7 @@ func (z *Analyzer) answeredAfter(i int) bool {
 func (z *Analyzer) quizQuestions() int {
 	n := 0
 	for k := range z.words {
-		if z.words[k].next != '?' && z.words[k].next != ' ' && z.words[k].next != '\t' || !z.asksAt(k) {
+		if !z.asksAt(k) {
 			continue
 		}
 		s := k // the question's first word
