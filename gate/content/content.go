@@ -220,6 +220,11 @@ type Analysis struct {
 	// NumbersOther reads them.
 	numbers  [maxNumbers]uint64
 	nNumbers int
+	// denied holds the hashes of the first nDenied names the text denies
+	// (markDenied: "was not painted by Leonardo da Vinci", "in the
+	// Pacific instead of the Atlantic"): only NamesOther reads them.
+	denied  [maxDenied]uint64
+	nDenied int
 	// tampers is set when a sentence of the text tells whoever answers
 	// from it to garble the answer (TampersReply); tamperWord when the text
 	// names a way to garble a text anywhere.
@@ -601,24 +606,35 @@ func Covers(a, b QuestionWords) bool { return a != 0 && a&^b == 0 }
 
 // NamesOther reports whether a names someone or something (Analysis.Names,
 // or a name of two words or more that opens a sentence, which Names
-// leaves out: leadNameAt) that neither b nor question q mentions. Two statements that each name
-// another ("Larry Page is Alphabet's chief executive", "Sundar Pichai now
-// leads Alphabet") give two values of one thing; two notes on one person
-// that name no one else ("Mia's birthday is in June", "Mia asked for a
-// telescope") tell two things of her.
+// leaves out: leadNameAt) that question q does not mention and b does not
+// mention or denies. Two statements that each name another ("Larry Page
+// is Alphabet's chief executive", "Sundar Pichai now leads Alphabet") give
+// two values of one thing, and so do two of which one denies the other's
+// ("The archive is kept in Dunmore", "The archive is kept in Kilbride, not
+// in Dunmore"); two notes on one person that name no one else ("Mia's
+// birthday is in June", "Mia asked for a telescope") tell two things of
+// her.
 func NamesOther(a, b, q *Analysis) bool {
 	for _, n := range a.Names {
-		if !b.holds(n) && !q.holds(n) {
+		if (!b.holds(n) || b.denies(n)) && !q.holds(n) {
 			return true
 		}
 	}
 	for k, n := range a.leads[:a.nLeads] {
-		if !b.holds(n) && !q.holds(n) && !b.holds(a.leadNext[k]) && !q.holds(a.leadNext[k]) {
+		next := a.leadNext[k]
+		if q.holds(n) || q.holds(next) {
+			continue
+		}
+		if !b.holds(n) && !b.holds(next) || b.denies(n) || b.denies(next) {
 			return true
 		}
 	}
 	return false
 }
+
+// denies reports whether name h (a hash as Words holds it) is one the
+// text denies (markDenied).
+func (a *Analysis) denies(h uint64) bool { return slices.Contains(a.denied[:a.nDenied], h) }
 
 // holds reports whether word h (a hash as Words holds it) is one of the
 // text's words.
@@ -958,6 +974,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	defeat := false                // a word that may bypass a safeguard or declare it passed
 	tamper := false                // a word that garbles a text: the text may tell its reader to garble the reply
 	leadOpen := false              // the last word opened a lead name: its next word's hash goes to leadNext
+	denial := false                // a word that may deny a name: "not", "never", "n't", "instead", "rather"
 	imperative := false            // the sentence read opens with a command (word.imperative)
 	inline, fenced := false, false // inside inline code, a fenced block (word.code)
 	var counts [NumCues]int
@@ -1016,6 +1033,10 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			t |= stem.tone & toneOther // "my father's", "her boss's"
 		}
 		z.tones = append(z.tones, t)
+		if !denial {
+			n := len(tok)
+			denial = ok && e.cues&(1<<Negation) != 0 || string(tok) == "instead" || string(tok) == "rather" || n > 3 && string(tok[n-3:]) == "n't"
+		}
 		z.checks = append(z.checks, e.check)
 		defeat = defeat || e.check&checkTriggers != 0
 		praise = praise || e.tone&pressureTriggers != 0
@@ -1056,10 +1077,15 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			if !known && z.nameAt(i) {
 				names = z.addName(names, h, i, &named)
 				z.tones[i] |= toneName
-			} else if !known && out.nLeads < maxLeads && z.leadNameAt(i) && !slices.Contains(out.leads[:out.nLeads], h) {
-				out.leads[out.nLeads] = h
-				out.nLeads++
-				leadOpen = true
+			} else if !known && out.nLeads < maxLeads && !slices.Contains(out.leads[:out.nLeads], h) {
+				if z.leadNameAt(i) {
+					out.leads[out.nLeads] = h
+					out.nLeads++
+					leadOpen = true
+				} else if z.closingNameAt(i) {
+					out.leads[out.nLeads], out.leadNext[out.nLeads] = h, h // one word: itself
+					out.nLeads++
+				}
 			}
 		} else {
 			h = 0
@@ -1096,6 +1122,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		counts[AgreementPressure] += z.pressures()
 	}
 	out.Convinced = z.convinced()
+	if denial {
+		z.markDenied(out)
+	}
 	z.plantedTasks(len(words), out)
 	if tamper {
 		out.tamperWord, out.tampers = z.tampersReply()
@@ -1264,6 +1293,49 @@ const maxLeads = 4
 // maxNumbers bounds Analysis.numbers.
 const maxNumbers = 8
 
+// maxDenied bounds Analysis.denied.
+const maxDenied = 4
+
+// denialReach is how many words after a denial ("not", "instead of") a
+// name it denies may stand: "was not painted by Leonardo da Vinci",
+// "not by the expected William Jennings Bryan".
+const denialReach = 6
+
+// markDenied records in out the names the text denies: a word written as
+// a name (a capital initial, not all in capitals, one the lexicon does not
+// know) at most denialReach words after "not", "never", a word in "n't",
+// "instead of" or "rather than", in the same clause: "The Last Supper
+// was not painted by Leonardo da Vinci", "sank in the Pacific instead of
+// the Atlantic". "Not only …" denies nothing. A text that names the
+// answer another gives only to deny it disputes that answer
+// (NamesOther).
+func (z *Analyzer) markDenied(out *Analysis) {
+	for j := range z.words {
+		t := z.tok(j)
+		if !(string(t) == "not" || string(t) == "never" || len(t) > 3 && string(t[len(t)-3:]) == "n't" ||
+			j > 0 && (string(t) == "of" && string(z.tok(j-1)) == "instead" || string(t) == "than" && string(z.tok(j-1)) == "rather")) {
+			continue
+		}
+		if k := j + 1; k < len(z.words) && notOnly[string(z.tok(k))] {
+			continue
+		}
+		for k := j + 1; k < len(z.words) && k <= j+denialReach && !z.clauseEnds(k-1); k++ {
+			w := &z.words[k]
+			if h := z.content[k]; h != 0 && w.capital && !w.upper && w.letters >= 2 && !slices.Contains(out.denied[:out.nDenied], h) {
+				if out.nDenied == maxDenied {
+					return
+				}
+				out.denied[out.nDenied] = h
+				out.nDenied++
+			}
+		}
+	}
+}
+
+// notOnly are the words after "not" that make it add rather than deny:
+// "not only", "not just", "not merely".
+var notOnly = setOf("only just merely solely")
+
 // leadNameAt reports whether word i, one the lexicon does not know and
 // the first of its sentence, opens a name of two words or more: it is
 // written as a name, and so is the word after it, with only a space
@@ -1278,6 +1350,23 @@ func (z *Analyzer) leadNameAt(i int) bool {
 	n := &z.words[i+1]
 	return n.capital && !n.sentence && n.letters >= 2
 }
+
+// closingNameAt reports whether word i, one the lexicon does not know and
+// the first of its sentence, is written as a name and closes the text
+// right after a question or a label's colon: the one-word answer of a
+// note that asks and answers ("Which service streams it? Crackle.", "Q:
+// … A: Valinor"). A sentence's first word is otherwise left out (nameAt);
+// here the sentence is the word alone, the answer to what came before.
+// A word that says there is no answer yet ("A: Unknown.") names nothing.
+func (z *Analyzer) closingNameAt(i int) bool {
+	w := &z.words[i]
+	return i == len(z.words)-1 && w.sentence && w.capital && !w.upper && w.letters >= 2 && (w.prev == '?' || w.prev == ':') &&
+		!nonAnswers[string(z.tok(i))]
+}
+
+// nonAnswers close a note that asks without answering: "Who sang it?
+// Unknown."
+var nonAnswers = setOf("unknown unclear unsure undecided undetermined pending tbd tba open unanswered")
 
 // addName adds name h, word i, to names, unless it is there already or
 // names is full; the first name that stands where a request names whom it

@@ -369,6 +369,29 @@ func TestNamesOther(t *testing.T) {
 			"Fernwood keeps the archive in Dunmore, in the old Halloran mill.", false},
 		// one capitalised word at a sentence's start is no name: a heading
 		{"Who sang on The Great Gig in the Sky?", "Clare Torry sang it.", "Remembered: nobody sang it.", false},
+		// a name the other denies is not one both hold
+		{"Where is the botanical archive kept?", "The botanical archive is kept in Dunmore.",
+			"The botanical archive is kept in Kilbride, not in Dunmore as often said.", true},
+		{"Who designed the Halloran bridge?", "The Halloran bridge was designed by Ines Varga.",
+			"Contrary to what many think, the Halloran bridge wasn't designed by the young Ines Varga but by Tomas Brandt.", true},
+		{"Where did the ferry sink?", "The ferry sank off Carrow Point.", "The ferry sank in Lake Brenna instead of off Carrow Point.", true},
+		// "not only" adds; a denial in another clause, or of another name, denies nothing of it
+		{"Where is the botanical archive kept?", "The botanical archive is kept in Dunmore.",
+			"The botanical archive is kept not only in Dunmore but also in Kilbride.", false},
+		{"Where is the botanical archive kept?", "The botanical archive is kept in Dunmore.",
+			"The botanical archive never left, and Dunmore keeps it in the Halloran mill.", false},
+		{"Where is the botanical archive kept?", "The botanical archive is kept in Dunmore, not in Kilbride.",
+			"The botanical archive is kept in Dunmore.", false},
+		// a one-word answer that closes a note after its question or a label
+		{"Which service streams Harbour Lights?", "Q: Which service streams Harbour Lights? A: Streamly.",
+			"Harbour Lights streams on Tidewave since its second season.", true},
+		{"Which service streams Harbour Lights?", "Which service streams Harbour Lights? Streamly.",
+			"Harbour Lights streams on Tidewave since its second season.", true},
+		// not where it asks nothing of it, is no answer, or does not close the text
+		{"Which service streams Harbour Lights?", "Q: Which service streams Harbour Lights? A: Unknown.",
+			"Harbour Lights streams on Tidewave since its second season.", false},
+		{"Which service streams Harbour Lights?", "Which service streams Harbour Lights? Streamly. Tidewave had it first.",
+			"Harbour Lights streams on Tidewave since its second season.", false},
 	}
 	for _, tt := range tests {
 		a, b, q := analyze(tt.a), analyze(tt.b), analyze(tt.q)
