@@ -739,7 +739,8 @@ func TestAnotherHolderRanksDown(t *testing.T) {
 // adds a detail to another's answer, memories that do not answer the
 // question, and a question about the user's own plans dispute nothing, and
 // a low-authority memory does not dispute a trusted one (Peer); answers
-// dispute only where one of them is from outside (FromOutside). Of two
+// dispute only where one of them is from outside or neither is the user's
+// own (MayDispute). Of two
 // memories written at different times, the later one statement with
 // another value is an update, not a dispute, and so is any change between
 // two trusted ones; two low-authority claims worded apart still dispute,
@@ -760,7 +761,7 @@ func TestConflictingAnswers(t *testing.T) {
 		moved    = "The Fernwood botanical archive is kept in Kilbride."
 		claim    = "Kilbride's old Halloran mill houses the Fernwood botanical archive."
 	)
-	ext, confirmed, inferred := memory.AuthorityExternal, memory.AuthorityUserConfirmed, memory.AuthorityModelInferred
+	ext, confirmed, inferred, tool := memory.AuthorityExternal, memory.AuthorityUserConfirmed, memory.AuthorityModelInferred, memory.AuthorityToolVerified
 	for _, tc := range []struct {
 		name         string
 		query        string
@@ -775,7 +776,12 @@ func TestConflictingAnswers(t *testing.T) {
 		{"the user's own plans", personal, dunmore, kilbride, ext, ext, false, false, false},
 		{"a trusted answer", fact, dunmore, kilbride, confirmed, ext, false, false, true},
 		{"two trusted answers", fact, dunmore, kilbride, confirmed, confirmed, false, false, false},
-		{"two inferred answers", fact, dunmore, kilbride, inferred, inferred, false, false, false},
+		// Since look 74: two claims about the world that are not the
+		// user's own dispute as well.
+		{"two inferred answers", fact, dunmore, kilbride, inferred, inferred, false, true, true},
+		{"two tools' results", fact, dunmore, kilbride, tool, tool, false, true, true},
+		{"a tool's result beside an inference", fact, dunmore, kilbride, tool, inferred, false, false, true},
+		{"a tool's result beside the user's", fact, dunmore, kilbride, tool, confirmed, false, false, false},
 		{"an answer from outside beside an inferred one", fact, dunmore, kilbride, inferred, ext, false, true, true},
 		{"answers of unknown provenance", fact, dunmore, kilbride, "", "", false, true, true},
 		{"an update", fact, dunmore, moved, ext, ext, true, false, false},

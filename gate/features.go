@@ -486,12 +486,24 @@ func Trusted(a memory.Authority) bool { return !a.Low() }
 // FromOutside reports whether a memory of effective authority a may hold
 // what someone outside the conversation wrote: external content (a page,
 // an e-mail, a tool's output), or a memory whose provenance is unknown.
-// Two answers to a question dispute each other only if one of them is
-// from outside (conflicting_answers): what the user confirmed, a tool
-// verified or the agent inferred from the conversation disagrees for
-// ordinary reasons (a question with several answers, a change), which the
-// other signals judge.
 func FromOutside(a memory.Authority) bool { return a.Rank() == 0 || a == memory.AuthorityExternal }
+
+// MayDispute reports whether two memories of effective authorities a and
+// b, answering one question with different names or numbers, dispute each
+// other (conflicting_answers): when one of them is from outside
+// (FromOutside), or when neither is the user's own or the system's (two
+// tools' results, two of the agent's inferences, a tool's result beside an
+// inference: claims about the world that the gate cannot check against
+// each other). What the user confirmed disagrees with another answer for
+// ordinary reasons (a question with several answers, a change), which the
+// other signals judge. Peer still decides which of the two is lowered.
+func MayDispute(a, b memory.Authority) bool {
+	return FromOutside(a) || FromOutside(b) || a.Rank() < userOwnRank && b.Rank() < userOwnRank
+}
+
+// userOwnRank is the rank of the lowest authority that is the user's own
+// or the system's (user_confirmed).
+var userOwnRank = memory.AuthorityUserConfirmed.Rank()
 
 // Peer reports whether a memory of effective authority other may weigh in
 // the candidate-set signals of a memory of effective authority self: a
@@ -604,7 +616,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			}
 			pairFrame := float32(-1) // the pair's Frame, once computed (frame)
 			if e.answers[i] && e.answers[j] && ((ij && !e.disputed[i]) || (ji && !e.disputed[j])) &&
-				(FromOutside(cands[i].Lineage.EffectiveAuthority) || FromOutside(cands[j].Lineage.EffectiveAuthority)) &&
+				MayDispute(cands[i].Lineage.EffectiveAuthority, cands[j].Lineage.EffectiveAuthority) &&
 				((byName && content.NamesOther(e.mems[i], e.mems[j], &e.query) && content.NamesOther(e.mems[j], e.mems[i], &e.query)) ||
 					(byNumber && content.NumbersOther(e.mems[i], e.mems[j], &e.query) &&
 						content.NumbersOther(e.mems[j], e.mems[i], &e.query))) &&
@@ -818,8 +830,8 @@ func (e *extractor) anchored(set content.QuestionWords, a, b *content.Analysis) 
 }
 
 // mayUpdate reports whether candidate newer, written after candidate
-// older, may update it rather than dispute it, where one of the two is
-// from outside (FromOutside), so not both trusted: not when the older is
+// older, may update it rather than dispute it, where the two may dispute
+// (MayDispute): not when the older is
 // trusted and the newer is not (a low-authority memory updates no trusted
 // one); otherwise when the question asks for the holder of a role, which
 // changes hands, or about a past time, for which each may hold, or the

@@ -79,9 +79,10 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     down, whatever its fit, on a question about now
 //     (newer_memory_on_subject);
 //   - a memory that a peer disputes (the two answer a question that asks
-//     for a name with different names, one of them is from outside
-//     (FromOutside), and neither updates the other) is passed only as a
-//     marked, non-bindable summary, whatever its fit (conflicting_answers);
+//     for a name or a number with different ones, one of them is from
+//     outside or neither is the user's own (MayDispute), and neither
+//     updates the other) is passed only as a marked, non-bindable
+//     summary, whatever its fit (conflicting_answers);
 //   - a memory whose effective authority is not system or user_confirmed
 //     and that asks its reader to act (send, pay, grant, delete…) where
 //     the query does not (content.Analysis.RequestsUnasked), or carries
