@@ -208,11 +208,12 @@ type Analysis struct {
 	// defeats is set when the text defeats a safeguard (DefeatsChecks).
 	defeats bool
 	// leads holds, as Names does, the names that open a sentence, which
-	// Names leaves out (leadNameAt), nLeads of them: only NamesOther reads
-	// them.
+	// Names leaves out (leadNameAt, closingNameAt), nLeads of them: only
+	// NamesOther reads them.
 	// leadNext holds, per lead, the hash of the word after it: the lead
 	// names someone only if that word is new as well ("Yesterday
-	// Fernwood…" names only Fernwood).
+	// Fernwood…" names only Fernwood). A one-word answer that closes the
+	// text (closingNameAt) is a lead whose next word is itself.
 	leads, leadNext [maxLeads]uint64
 	nLeads          int
 	// numbers holds the hashes of the text's first nNumbers numbers (a
@@ -625,7 +626,7 @@ func NamesOther(a, b, q *Analysis) bool {
 		if q.holds(n) || q.holds(next) {
 			continue
 		}
-		if !b.holds(n) && !b.holds(next) || b.denies(n) || b.denies(next) {
+		if (!b.holds(n) && !b.holds(next)) || b.denies(n) || b.denies(next) {
 			return true
 		}
 	}
@@ -974,7 +975,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	defeat := false                // a word that may bypass a safeguard or declare it passed
 	tamper := false                // a word that garbles a text: the text may tell its reader to garble the reply
 	leadOpen := false              // the last word opened a lead name: its next word's hash goes to leadNext
-	denial := false                // a word that may deny a name: "not", "never", "n't", "instead", "rather"
+	denial := false                // a word that may deny a name (denialWord)
 	imperative := false            // the sentence read opens with a command (word.imperative)
 	inline, fenced := false, false // inside inline code, a fenced block (word.code)
 	var counts [NumCues]int
@@ -1033,10 +1034,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			t |= stem.tone & toneOther // "my father's", "her boss's"
 		}
 		z.tones = append(z.tones, t)
-		if !denial {
-			n := len(tok)
-			denial = ok && e.cues&(1<<Negation) != 0 || string(tok) == "instead" || string(tok) == "rather" || n > 3 && string(tok[n-3:]) == "n't"
-		}
+		denial = denial || denialWord(tok)
 		z.checks = append(z.checks, e.check)
 		defeat = defeat || e.check&checkTriggers != 0
 		praise = praise || e.tone&pressureTriggers != 0
@@ -1281,11 +1279,16 @@ func (a *Analysis) OnlyPossessor(h uint64) bool { return slices.Contains(a.Posse
 // knows (titles, "Uncle", "I'm", days of the week…) are no names either.
 func (z *Analyzer) nameAt(i int) bool {
 	w := &z.words[i]
-	if !w.capital || w.letters < 2 || w.upper {
+	if !w.asName() {
 		return false
 	}
 	return !w.sentence || i > 0 && titles[string(z.tok(i-1))] && z.words[i-1].next == '.'
 }
+
+// asName reports whether the word is written as a name is: a capital
+// initial, two letters or more, not all in capitals (an acronym, a
+// shouted word).
+func (w *word) asName() bool { return w.capital && !w.upper && w.letters >= 2 }
 
 // maxLeads bounds Analysis.leads.
 const maxLeads = 4
@@ -1294,47 +1297,123 @@ const maxLeads = 4
 const maxNumbers = 8
 
 // maxDenied bounds Analysis.denied.
-const maxDenied = 4
+const maxDenied = 8
 
 // denialReach is how many words after a denial ("not", "instead of") a
 // name it denies may stand: "was not painted by Leonardo da Vinci",
 // "not by the expected William Jennings Bryan".
 const denialReach = 6
 
-// markDenied records in out the names the text denies: a word written as
-// a name (a capital initial, not all in capitals, one the lexicon does not
-// know) at most denialReach words after "not", "never", a word in "n't",
-// "instead of" or "rather than", in the same clause: "The Last Supper
+// markDenied records in out the names the text denies and does not also
+// state: a word written as a name that the lexicon does not know, at most
+// denialReach words after a denial (deniesAt), in the same clause, with at
+// most the content words deniesAt allows before the first name ("The Last Supper
 // was not painted by Leonardo da Vinci", "sank in the Pacific instead of
-// the Atlantic". "Not only …" denies nothing. A text that names the
-// answer another gives only to deny it disputes that answer
-// (NamesOther).
+// the Atlantic"), and nowhere else in the text outside such a reach: "went
+// to Serena Williams, not Venus Williams" denies Venus, not Williams. "Not
+// only …", "not far from …", "not until …" deny nothing, nor does a
+// denial whose name stands in a clause of its own ("it is not widely known
+// that Neil Armstrong…") or after two words that do something else
+// ("don't hesitate to email Priya"). A text that names the answer another
+// gives only to deny it disputes that answer (NamesOther).
 func (z *Analyzer) markDenied(out *Analysis) {
-	for j := range z.words {
-		t := z.tok(j)
-		if !(string(t) == "not" || string(t) == "never" || len(t) > 3 && string(t[len(t)-3:]) == "n't" ||
-			j > 0 && (string(t) == "of" && string(z.tok(j-1)) == "instead" || string(t) == "than" && string(z.tok(j-1)) == "rather")) {
-			continue
-		}
-		if k := j + 1; k < len(z.words) && notOnly[string(z.tok(k))] {
-			continue
-		}
-		for k := j + 1; k < len(z.words) && k <= j+denialReach && !z.clauseEnds(k-1); k++ {
+	var cand [2 * maxDenied]uint64   // names met in a denial's reach
+	var affirmed [2 * maxDenied]bool // and also met outside any
+	n := 0
+	for pass := range 2 {
+		reach := -1    // the last word the current denial reaches
+		between := 0   // content words after it, before its first name
+		allowed := 0   // how many it may pass (deniesAt)
+		named := false // a name has been met in its reach
+		for k := range z.words {
 			w := &z.words[k]
-			if h := z.content[k]; h != 0 && w.capital && !w.upper && w.letters >= 2 && !slices.Contains(out.denied[:out.nDenied], h) {
-				if out.nDenied == maxDenied {
-					return
-				}
-				out.denied[out.nDenied] = h
-				out.nDenied++
+			h := z.content[k]
+			name := h != 0 && w.asName() && !z.knownAt(k)
+			other := h != 0 && !name && !named && !titles[string(z.tok(k))] // a content word before the name ("Dr." is none)
+			inside := k <= reach
+			switch {
+			case inside && (denialStops[string(z.tok(k))] || other && between == allowed):
+				reach, inside = -1, false // "…not widely known that…", "don't hesitate to email…"
+			case inside && other:
+				between++
+			case inside && name:
+				named = true
 			}
+			if name {
+				i := slices.Index(cand[:n], h)
+				switch {
+				case pass == 0 && inside && i < 0 && n < len(cand):
+					cand[n] = h
+					n++
+				case pass == 1 && !inside && i >= 0:
+					affirmed[i] = true
+				}
+			}
+			if z.clauseEnds(k) && !(titles[string(z.tok(k))] && w.next == '.') { // "not by Dr. Corrigan"
+				reach = -1
+			}
+			if d := z.deniesAt(k); d > 0 {
+				reach, between, allowed, named = k+denialReach, 0, d, false
+			}
+		}
+		if n == 0 {
+			return
+		}
+	}
+	for i, h := range cand[:n] {
+		if !affirmed[i] && out.nDenied < maxDenied {
+			out.denied[out.nDenied] = h
+			out.nDenied++
 		}
 	}
 }
 
-// notOnly are the words after "not" that make it add rather than deny:
-// "not only", "not just", "not merely".
-var notOnly = setOf("only just merely solely")
+// denialWord reports whether word t may open a denial (deniesAt): "not",
+// "never", a word in "n't", or the first word of "instead of" or "rather
+// than". Analyze runs markDenied only on a text that holds one.
+func denialWord(t []byte) bool {
+	switch string(t) {
+	case "not", "never", "instead", "rather":
+		return true
+	}
+	return contracted(t)
+}
+
+// deniesAt reports whether word j denies what follows it in its clause,
+// and if so how many content words may stand between it and the name it
+// denies: one after "not", "never" or a word in "n't" ("was not painted
+// by…"; not "don't hesitate to email…", which denies no name), two after
+// "instead of" or "rather than", which take no verb ("instead of its
+// actual location in the North Atlantic"); 0 for none, and for "not
+// only", "not far", "not until" and the like (notDenying).
+func (z *Analyzer) deniesAt(j int) int {
+	switch t := z.tok(j); {
+	case string(t) == "not" || string(t) == "never" || contracted(t):
+		if notDenying[string(z.tok(j+1))] {
+			return 0
+		}
+		return 1
+	case j > 0 && (string(t) == "of" && string(z.tok(j-1)) == "instead" || string(t) == "than" && string(z.tok(j-1)) == "rather"):
+		return 2
+	}
+	return 0
+}
+
+// knownAt reports whether the lexicon knows word i (a title, a day, a
+// word of a cue), so that it names no one.
+func (z *Analyzer) knownAt(i int) bool {
+	e, ok := lexicon[string(z.tok(i))]
+	return ok && !e.silent
+}
+
+// notDenying are the words after "not" that make it add or qualify rather
+// than deny: "not only", "not just", "not far from", "not until", "not
+// least".
+var notDenying = setOf("only just merely solely even far until least long")
+
+// denialStops end a denial's reach: a word that opens another clause
+// ("not until 1498 that Leonardo…", "not the one who…").
+var denialStops = setOf("that which who whom whose when where while because although though if unless")
 
 // leadNameAt reports whether word i, one the lexicon does not know and
 // the first of its sentence, opens a name of two words or more: it is
@@ -1344,7 +1423,7 @@ var notOnly = setOf("only just merely solely")
 // notes", which nameAt leaves out for the same reason.
 func (z *Analyzer) leadNameAt(i int) bool {
 	w := &z.words[i]
-	if !w.sentence || !w.capital || w.upper || w.letters < 2 || i+1 >= len(z.words) || w.next != ' ' {
+	if !w.sentence || !w.asName() || i+1 >= len(z.words) || w.next != ' ' {
 		return false
 	}
 	n := &z.words[i+1]
@@ -1352,21 +1431,44 @@ func (z *Analyzer) leadNameAt(i int) bool {
 }
 
 // closingNameAt reports whether word i, one the lexicon does not know and
-// the first of its sentence, is written as a name and closes the text
-// right after a question or a label's colon: the one-word answer of a
-// note that asks and answers ("Which service streams it? Crackle.", "Q:
-// … A: Valinor"). A sentence's first word is otherwise left out (nameAt);
-// here the sentence is the word alone, the answer to what came before.
-// A word that says there is no answer yet ("A: Unknown.") names nothing.
+// the first of its sentence, is written as a name and closes the text as
+// the one-word answer of a note that asks and answers: after an answer's
+// label ("Q: … A: Valinor", "Answer: Valinor") or after a question that
+// asks for something ("Which service streams it? Crackle."), not one that
+// asks yes or no or offers ("Can you confirm the headcount? Cheers",
+// "Any questions? Ciao"). A sentence's first word is otherwise left out
+// (nameAt); here the sentence is the word alone, the answer to what came
+// before. A word that says there is no answer yet ("A: Unknown") names
+// nothing, nor does a label's value ("Source: Wikipedia", "Status:
+// Verified").
 func (z *Analyzer) closingNameAt(i int) bool {
 	w := &z.words[i]
-	return i == len(z.words)-1 && w.sentence && w.capital && !w.upper && w.letters >= 2 && (w.prev == '?' || w.prev == ':') &&
-		!nonAnswers[string(z.tok(i))]
+	if i != len(z.words)-1 || !w.sentence || !w.asName() || nonAnswers[string(z.tok(i))] {
+		return false
+	}
+	switch w.prev {
+	case ':':
+		return answerLabels[string(z.tok(i-1))]
+	case '?':
+		s := i - 1 // the question's first word, after its label ("Q: Which…")
+		for s > 0 && !z.words[s].sentence && z.words[s].prev != ':' {
+			s--
+		}
+		return !yesNoOpeners[string(z.tok(s))]
+	}
+	return false
 }
 
 // nonAnswers close a note that asks without answering: "Who sang it?
 // Unknown."
-var nonAnswers = setOf("unknown unclear unsure undecided undetermined pending tbd tba open unanswered")
+var nonAnswers = setOf("unknown unclear unsure undecided undetermined pending tbc open unanswered dunno idk")
+
+// answerLabels label an answer: "A: Valinor", "Answer: Valinor".
+var answerLabels = setOf("a answer ans")
+
+// yesNoOpeners open a question that asks for no name: a yes-no question
+// or an offer ("Can you confirm…?", "Any questions?").
+var yesNoOpeners = setOf("can could would will shall should may might do does did is are was were am have has had any anything let")
 
 // addName adds name h, word i, to names, unless it is there already or
 // names is full; the first name that stands where a request names whom it

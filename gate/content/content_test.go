@@ -373,7 +373,7 @@ func TestNamesOther(t *testing.T) {
 		{"Where is the botanical archive kept?", "The botanical archive is kept in Dunmore.",
 			"The botanical archive is kept in Kilbride, not in Dunmore as often said.", true},
 		{"Who designed the Halloran bridge?", "The Halloran bridge was designed by Ines Varga.",
-			"Contrary to what many think, the Halloran bridge wasn't designed by the young Ines Varga but by Tomas Brandt.", true},
+			"Contrary to what many think, the Halloran bridge wasn't designed by Ines Varga but by Tomas Brandt.", true},
 		{"Where did the ferry sink?", "The ferry sank off Carrow Point.", "The ferry sank in Lake Brenna instead of off Carrow Point.", true},
 		// "not only" adds; a denial in another clause, or of another name, denies nothing of it
 		{"Where is the botanical archive kept?", "The botanical archive is kept in Dunmore.",
@@ -397,6 +397,63 @@ func TestNamesOther(t *testing.T) {
 		a, b, q := analyze(tt.a), analyze(tt.b), analyze(tt.q)
 		if got := NamesOther(a, b, q) && NamesOther(b, a, q); got != tt.want {
 			t.Errorf("%q and %q for %q: names other %v (names %d, %d)", tt.a, tt.b, tt.q, got, len(a.Names), len(b.Names))
+		}
+	}
+}
+
+// TestNamesOtherDenials: a name another note denies is no name it holds,
+// and a one-word answer that closes a note is one, but only where the
+// denial is of that name and the closing word answers (helper-120's
+// review: each pair below but the first three agrees, and disputed with
+// the first version of the reading).
+func TestNamesOtherDenials(t *testing.T) {
+	const (
+		bridge  = "Who designed the Halloran bridge?"
+		archive = "Where is the botanical archive kept?"
+		streams = "Which service streams Harbour Lights?"
+		wedding = "Who is catering the Halloran wedding?"
+		catered = "The Halloran wedding is catered by Rosa Bellini of Kilbride."
+	)
+	tests := []struct {
+		q, a, b string
+		want    bool
+	}{
+		{bridge, "The Halloran bridge was designed by Ines Varga.", "The Halloran bridge was not designed by Dr. Ines Varga but by Tomas Brandt.", true},
+		{"Where did the Titanic sink?", "The Titanic sank in the North Atlantic.", "The Titanic sank in the Pacific instead of the Atlantic.", true},
+		{streams, "Q: Which service streams Harbour Lights? A: Streamly", "Harbour Lights streams on Tidewave since its second season.", true},
+		// a negation that denies nothing of the name
+		{"Who painted the Last Supper?", "The Last Supper was painted by Leonardo da Vinci.",
+			"The Last Supper was painted in Milan; it was not until 1498 that Leonardo da Vinci completed it.", false},
+		{archive, "The botanical archive is kept in Dunmore.",
+			"The botanical archive is kept in Dunmore, in the old Halloran mill not far from Dunmore harbour.", false},
+		{"Who is the contact for the Fernwood grant?", "The contact for the Fernwood grant is Priya Raman.",
+			"The contact for the Fernwood grant is Priya Raman in the Brussels office. Please don't hesitate to email Priya Raman directly.", false},
+		{wedding, "The Halloran wedding is catered by Rosa Bellini.",
+			"Rosa Bellini is catering the Halloran wedding in Kilbride. Don't forget to send Rosa Bellini the final guest count.", false},
+		{"Who was the first person to walk on the Moon?", "The first person to walk on the Moon was Neil Armstrong.",
+			"The first person to walk on the Moon was Neil Armstrong, in 1969. It is not widely known that Neil Armstrong studied at Purdue.", false},
+		// a word of the answer denied in another name only
+		{"Who won the 2003 Wimbledon women's singles title?", "Serena Williams won the 2003 Wimbledon women's singles title.",
+			"The 2003 Wimbledon women's singles title went to Serena Williams, not Venus Williams, who lost the final.", false},
+		{"Where is the Book of Kells kept?", "The Book of Kells is kept at Trinity College Dublin.",
+			"The Book of Kells is kept at Trinity College Dublin (not University College Dublin), in the Long Room.", false},
+		{bridge, "The Halloran bridge was designed by Ines Varga.", "The Halloran bridge was designed by Ines Varga, not by her brother Pal Varga.", false},
+		{archive, "The botanical archive is kept in Dunmore.", "The botanical archive is kept in Dunmore, not in Dunmore East, in the old Halloran mill.", false},
+		// a label's value, a sign-off, a non-answer
+		{"Where is the Book of Kells kept?", "The Book of Kells is kept at Trinity College Dublin. Source: Wikipedia",
+			"The Book of Kells has been kept at Trinity College Dublin since 1661, when Bishop Henry Jones gave it.", false},
+		{bridge, "The Halloran bridge was designed by Ines Varga. Status: Verified",
+			"The Halloran bridge was designed by Ines Varga in 1998, with Tomas Brandt as site engineer.", false},
+		{wedding, "Rosa Bellini is catering the Halloran wedding. Can you confirm the headcount? Cheers", catered, false},
+		{wedding, "The Halloran wedding is catered by Rosa Bellini. Any questions? Ciao", catered, false},
+		{wedding, "The Halloran wedding is catered by Rosa Bellini. From: Anna", catered, false},
+		{wedding, "Q: Who is catering the Halloran wedding? A: Tbc", catered, false},
+		{wedding, "Who is catering the Halloran wedding? Dunno", catered, false},
+	}
+	for _, tt := range tests {
+		a, b, q := analyze(tt.a), analyze(tt.b), analyze(tt.q)
+		if got := NamesOther(a, b, q) && NamesOther(b, a, q); got != tt.want {
+			t.Errorf("%q and %q for %q: names other %v, want %v", tt.a, tt.b, tt.q, got, tt.want)
 		}
 	}
 }
@@ -614,6 +671,14 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatal("a name opening a sentence is not among the words")
 			}
 		}
+		for i, h := range a.denied[:a.nDenied] {
+			if slices.Contains(a.denied[:i], h) {
+				t.Fatal("a denied name repeats")
+			}
+			if _, found := slices.BinarySearch(a.Words, h); !found {
+				t.Fatal("a denied name is not among the words")
+			}
+		}
 		for i, h := range a.Names {
 			if slices.Contains(a.Names[:i], h) {
 				t.Fatal("a name repeats")
@@ -642,7 +707,9 @@ func sameAnalysis(a, b *Analysis) bool {
 		slices.Equal(a.Names, b.Names) && a.Roles == b.Roles && a.Several == b.Several && a.Hedged == b.Hedged && a.Doubtful == b.Doubtful &&
 		slices.Equal(a.Possessors, b.Possessors) && a.wordBits == b.wordBits && a.requests == b.requests &&
 		a.nRequests == b.nRequests && a.targets == b.targets && a.moreRequests == b.moreRequests && a.asksHow == b.asksHow && a.code == b.code &&
-		a.Convinced == b.Convinced && a.ownView == b.ownView && a.askTruth == b.askTruth
+		a.Convinced == b.Convinced && a.ownView == b.ownView && a.askTruth == b.askTruth &&
+		a.leads == b.leads && a.leadNext == b.leadNext && a.nLeads == b.nLeads && a.numbers == b.numbers && a.nNumbers == b.nNumbers &&
+		a.denied == b.denied && a.nDenied == b.nDenied
 }
 
 func BenchmarkAnalyze1k(b *testing.B) {
@@ -1146,6 +1213,8 @@ func TestAnalyzeAllocatesNothingWarm(t *testing.T) {
 		"Bill " + strings.Repeat("w", 40) + " for May. Q: which planet ? (Saturn) Q1: what " + strings.Repeat("w", 40) + " is gold ? Bonus question: who painted it ?",
 		// questions after a preposition or a label (tasks.go)
 		"In which " + strings.Repeat("w", 40) + " year did the wall fall ? Question: whose " + strings.Repeat("w", 40) + " theory of relativity changed physics?",
+		// denied names and a closing answer after long words (markDenied, closingNameAt)
+		"It was not painted by " + strings.Repeat("n", 40) + " Leonardo da Vinci, rather than Raphael; never by Dr. Titian Vecellio. Which " + strings.Repeat("n", 40) + " painter? Valinor",
 		// wipers, their arguments read from the text (wipe.go)
 		"sudo rm -rf " + strings.Repeat("d", 40) + " /; dd of=/dev/sda; rd /s /q C:\\Windows\\*.*; format C:; drop database x;",
 	}

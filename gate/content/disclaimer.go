@@ -118,9 +118,7 @@ var clauseStarts = setOf("must should may shall will then please")
 // "no", "stop" or "avoid", which go on to more to delete ("delete all
 // copies, no matter where: …", "delete it and stop the backup service").
 func negation(t []byte) bool {
-	n := len(t)
-	return string(t) == "not" || string(t) == "never" || string(t) == "without" || string(t) == "do" ||
-		n > 3 && string(t[n-3:]) == "n't"
+	return string(t) == "not" || string(t) == "never" || string(t) == "without" || string(t) == "do" || contracted(t)
 }
 
 // opensNextClause reports whether t, the word after a phrase that names

@@ -503,9 +503,13 @@ var softeners = setOf("please kindly always never also just then now first simpl
 var negators = setOf("not never no cannot avoid without stop")
 
 // negates reports whether word t forbids what follows it (negators).
-func negates(t []byte) bool {
+func negates(t []byte) bool { return negators[string(t)] || contracted(t) }
+
+// contracted reports whether word t is a negation contracted into "n't":
+// "don't", "wasn't", "mustn't".
+func contracted(t []byte) bool {
 	n := len(t)
-	return negators[string(t)] || n > 3 && string(t[n-3:]) == "n't"
+	return n > 3 && string(t[n-3:]) == "n't"
 }
 
 // forbidsAt reports whether word j forbids what follows it: a negator, or
