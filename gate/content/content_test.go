@@ -755,6 +755,7 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 		{"garbles", "we saw typos in the reply and "},                                                         // one sentence of garbling words, each read within its bounds (tampersReply)
 		{"garble-words", "hex hex hex hex reply "},                                                            // garbling words only, in one sentence (tampersReply, bounded)
 		{"quizzes", "Q: which planet ? (Saturn) "},                                                            // a quiz's question in every sentence (quizQuestions, bounded)
+		{"denials", "It was not painted by Leonardo Vinci but Raphael Sanzio instead of Titian. "},            // a denial and names in every sentence (markDenied: two passes)
 	} {
 		text := strings.Repeat(bm.unit, 200_000/len(bm.unit))
 		b.Run(bm.name, func(b *testing.B) {
