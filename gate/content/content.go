@@ -1306,10 +1306,11 @@ const denialReach = 6
 
 // markDenied records in out the names the text denies and does not also
 // state: a word written as a name that the lexicon does not know, at most
-// denialReach words after a denial (deniesAt), in the same clause, with at
-// most the content words deniesAt allows before the first name ("The Last Supper
-// was not painted by Leonardo da Vinci", "sank in the Pacific instead of
-// the Atlantic"), and nowhere else in the text outside such a reach: "went
+// denialReach words after a denial (deniesAt), in the same clause, with
+// no more content words before the first name than deniesAt allows ("The
+// Last Supper was not painted by Leonardo da Vinci", "sank in the Pacific
+// instead of the Atlantic"), and nowhere else in the text outside such a
+// reach: "went
 // to Serena Williams, not Venus Williams" denies Venus, not Williams. "Not
 // only …", "not far from …", "not until …" deny nothing, nor does a
 // denial whose name stands in a clause of its own ("it is not widely known
