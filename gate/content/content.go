@@ -1394,7 +1394,7 @@ func (z *Analyzer) deniesAt(j int) int {
 			return 0
 		}
 		return 1
-	case j > 0 && (string(t) == "of" && string(z.tok(j-1)) == "instead" || string(t) == "than" && string(z.tok(j-1)) == "rather"):
+	case z.contrastAt(j):
 		return 2
 	}
 	return 0

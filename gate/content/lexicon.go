@@ -515,9 +515,13 @@ func contracted(t []byte) bool {
 // forbidsAt reports whether word j forbids what follows it: a negator, or
 // the last word of "rather than" or "instead of" ("rather than bypassing
 // the hook", "in plain text instead of Morse").
-func (z *Analyzer) forbidsAt(j int) bool {
-	t := z.tok(j)
-	return negates(t) || string(t) == "than" && string(z.tok(j-1)) == "rather" || string(t) == "of" && string(z.tok(j-1)) == "instead"
+func (z *Analyzer) forbidsAt(j int) bool { return negates(z.tok(j)) || z.contrastAt(j) }
+
+// contrastAt reports whether word j ends "rather than" or "instead of":
+// what follows is set aside for what came before.
+func (z *Analyzer) contrastAt(j int) bool {
+	t, before := z.tok(j), z.tok(j-1)
+	return string(t) == "than" && string(before) == "rather" || string(t) == "of" && string(before) == "instead"
 }
 
 // obligers are what may stand between "you" and a command: "you must
