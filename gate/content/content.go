@@ -16,6 +16,7 @@ package content
 import (
 	"hash/maphash"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -217,10 +218,16 @@ type Analysis struct {
 	leads, leadNext [maxLeads]uint64
 	nLeads          int
 	// numbers holds the hashes of the text's first nNumbers numbers (a
-	// word that starts with a digit, as Words holds it): only
-	// NumbersOther reads them.
+	// word that starts with a digit, as Words holds it, or the digits of
+	// one written out: numberWords): only NumbersOther reads them.
 	numbers  [maxNumbers]uint64
 	nNumbers int
+	// written has bit k set when numbers[k] is written out ("two
+	// seasons"), numberAfter[k] holding the first two content words after
+	// it in its clause: NumbersOther counts it only beside a word of the
+	// question.
+	written     uint8
+	numberAfter [maxNumbers][2]uint64
 	// denied holds the hashes of the first nDenied names the text denies
 	// (markDenied: "was not painted by Leonardo da Vinci", "in the
 	// Pacific instead of the Atlantic"): only NamesOther reads them.
@@ -652,11 +659,22 @@ func (a *Analysis) holds(h uint64) bool {
 // between 1887 and 1889, 330 metres tall"). A number is a word that
 // starts with an ASCII digit, as the tokenizer splits it ("1,200" is "1"
 // and "200", "10:40" is "10" and "40"; "4th" and "2pm" are words of
-// their own), among the first maxNumbers of a.
+// their own), or one written out ("two seasons" holds 2, "twenty-two"
+// 22: numberWords), among the first maxNumbers of a. A number a text
+// denies is none it gives ("has 2 lines of symmetry, not three":
+// markDenied), nor is one written out but where one of the two content
+// words after it is a word of the question ("consists of only two
+// seasons", "two remarkable seasons" for "How many seasons…?"): prose
+// writes out the small numbers it mentions in passing ("turns eight this
+// year", "after four years of fighting"), data gives digits. Any number
+// b writes, though, is one it gives.
 func NumbersOther(a, b, q *Analysis) bool {
 	other := false
-	for _, n := range a.numbers[:a.nNumbers] {
-		switch inB, inQ := b.holds(n), q.holds(n); {
+	for k, n := range a.numbers[:a.nNumbers] {
+		if a.denies(n) || a.written&(1<<k) != 0 && !q.holdsAny(a.numberAfter[k][:]) {
+			continue // no value a gives: "not three", "turns eight this year"
+		}
+		switch inB, inQ := b.holdsNumber(n) && !b.denies(n), q.holdsNumber(n); {
 		case inB && !inQ:
 			return false // a value both give
 		case !inB && !inQ:
@@ -666,14 +684,38 @@ func NumbersOther(a, b, q *Analysis) bool {
 	return other
 }
 
+// holdsAny reports whether the text holds one of words hs (hashes as
+// Words holds them; 0 for none).
+func (a *Analysis) holdsAny(hs []uint64) bool {
+	for _, h := range hs {
+		if h != 0 && a.holds(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsNumber reports whether the text holds number h (a hash of digits
+// as Words holds them), in digits or in words (numberWords).
+func (a *Analysis) holdsNumber(h uint64) bool {
+	return a.holds(h) || slices.Contains(a.numbers[:a.nNumbers], h)
+}
+
 // AsksForNumber reports whether a sentence of the question just analysed
 // opens by asking for a number or a date: "How many…", "How much…",
 // "How old…", "How long…", "When…", "What year…", "In which year…",
-// "What percentage…". A question that opens otherwise ("Who was the CEO
-// when it went public?", "What happens when the limit is hit?") asks
-// for no number, whatever it holds.
+// "What percentage…", or asks for one in place, where the answer would
+// stand: "…a civil war that ended when?", "…was founded in what year?".
+// A question that opens otherwise ("Who was the CEO when it went
+// public?", "What happens when the limit is hit?") asks for no number,
+// whatever it holds.
 func (z *Analyzer) AsksForNumber() bool {
 	for i := range z.words {
+		t, next := string(z.tok(i)), string(z.tok(i+1))
+		if t == "when" && z.words[i].after == '?' ||
+			questionPrepositions[t] && (next == "what" || next == "which") && numberNouns[string(z.tok(i+2))] {
+			return true // in place
+		}
 		if i > 0 && !z.words[i].sentence {
 			continue
 		}
@@ -862,6 +904,9 @@ type Analyzer struct {
 	// content holds, per word of the last text, its hash as a content
 	// word (as in Analysis.Words), 0 for a function word.
 	content []uint64
+	// numbers holds, per word, the hash of the number it gives (numberAt),
+	// 0 for none.
+	numbers []uint64
 	// possessor holds, per word, whether it stands as a possessor of
 	// something other than a role ("Mia's brother").
 	possessor []bool
@@ -960,6 +1005,8 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	out.Tokens = len(z.words)
 	z.scanChars(text, out)
 	z.content, z.possessor, z.tones, z.checks = z.content[:0], z.possessor[:0], z.tones[:0], z.checks[:0]
+	z.numbers = slices.Grow(z.numbers[:0], len(z.words))[:len(z.words)]
+	prevNumber := 0 // entry.number of the word before, 0 for none
 	z.convicts = z.convicts[:0]
 	z.notice = [NumCues]int{}
 	piped := out.Cues[Destructive] > 0 // "| sh", read from the characters: no notice's word
@@ -1068,10 +1115,6 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		if isContent {
 			words = append(words, h)
-			if isDigit(tok[0]) && out.nNumbers < maxNumbers && !slices.Contains(out.numbers[:out.nNumbers], h) {
-				out.numbers[out.nNumbers] = h
-				out.nNumbers++
-			}
 			if !known && z.nameAt(i) {
 				names = z.addName(names, h, i, &named)
 				z.tones[i] |= toneName
@@ -1090,8 +1133,28 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		z.content = append(z.content, h)
 		z.possessor = append(z.possessor, possessor)
+		num := uint64(0)
+		if h != 0 && isDigit(tok[0]) {
+			num = h
+		} else if ok && e.number > 0 {
+			prev := prevNumber
+			if !z.spaced(i-1) && w.joint != '-' {
+				prev = 0 // "between two and three", "two, three"
+			}
+			num = z.writtenNumber(i, int(e.number), prev)
+		}
+		prevNumber = 0
+		if ok {
+			prevNumber = int(e.number)
+		}
+		z.numbers[i] = num
 		if len(tok) == 4 && (tok[0] == '1' && tok[1] == '9' || tok[0] == '2' && tok[1] == '0') && isDigit(tok[2]) && isDigit(tok[3]) {
 			counts[QueryPast]++ // a year: the question is about a point in time
+		}
+	}
+	for i, n := range z.numbers {
+		if n != 0 {
+			z.addNumber(i, n, out)
 		}
 	}
 	for i := range len(seq) - 1 {
@@ -1296,6 +1359,99 @@ const maxLeads = 4
 // maxNumbers bounds Analysis.numbers.
 const maxNumbers = 8
 
+// numberAt returns the hash of the number word i gives, as Words holds
+// its digits ("2" for "2" and for "two": numberWords; "22" for the ten
+// of "twenty-two", none for its unit), or 0 for none.
+func (z *Analyzer) numberAt(i int) uint64 { return z.numbers[i] }
+
+// writtenNumber returns the hash of the number that word i, a number
+// word of value v, writes out (as Words holds its digits), prev being the
+// value of a number word right before it (0 for none): a word that stands
+// alone ("two seasons"), or a ten with its unit ("twenty-two", "twenty
+// one"), whose unit then gives none; none for "one" alone, a pronoun as
+// often ("one of the finest dramas"), nor for a part of a longer number
+// or of another word ("two hundred", "eighteen thirty-two", "a dozen",
+// "ten-minute", "two-thirds", "top-ten").
+func (z *Analyzer) writtenNumber(i, v, prev int) uint64 {
+	if prev != 0 || z.words[i].joint == '-' {
+		return 0
+	}
+	next, joined := 0, false
+	if z.spaced(i) || i+1 < len(z.words) && z.words[i+1].joint == '-' {
+		next, joined = z.numberValue(i+1), z.words[i+1].joint == '-'
+	}
+	if v >= 20 && v%10 == 0 && next >= 1 && next <= 9 {
+		if z.numberValue(i+2) != 0 && (z.spaced(i+1) || i+2 < len(z.words) && z.words[i+2].joint == '-') {
+			return 0 // "twenty-two hundred"
+		}
+		return numberHashes[v+next]
+	}
+	if v == 1 || next != 0 || joined {
+		return 0
+	}
+	return numberHashes[v]
+}
+
+// numberValue returns word j's entry.number: the value of a number word,
+// -1 for a word that multiplies or divides one ("hundred", "dozen",
+// "thirds"), 0 for none.
+func (z *Analyzer) numberValue(j int) int {
+	if j < 0 || j >= len(z.words) {
+		return 0
+	}
+	return int(lexicon[string(z.tok(j))].number)
+}
+
+// addNumber records number n, which word i gives, in out.numbers, once,
+// while there is room; written out, with the content words after it
+// (Analysis.written), unless digits give it too.
+func (z *Analyzer) addNumber(i int, n uint64, out *Analysis) {
+	written := !isDigit(z.tok(i)[0])
+	k := slices.Index(out.numbers[:out.nNumbers], n)
+	switch {
+	case k >= 0 && !written:
+		out.written &^= 1 << k // digits give it wherever they stand
+		return
+	case k >= 0 || out.nNumbers == maxNumbers:
+		return
+	}
+	k = out.nNumbers
+	out.numbers[k], out.numberAfter[k] = n, [2]uint64{}
+	out.nNumbers++
+	if !written {
+		return
+	}
+	out.written |= 1 << k
+	m := 0
+	for j := i + 1; j < len(z.words) && m < 2 && !z.clauseEnds(j-1); j++ {
+		if h := z.content[j]; h != 0 && z.numberValue(j) == 0 { // not the unit of "twenty-two"
+			out.numberAfter[k][m] = h
+			m++
+		}
+	}
+}
+
+// numberWords are the words that write a number out ("consists of only
+// two seasons"), from one to nineteen, and the tens, in order of value
+// (the lexicon's entry.number; writtenNumber reads them).
+const numberWords = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen " +
+	"seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety"
+
+// numberScales are the words that make a number word part of a longer
+// number or of a fraction (entry.number -1): "two hundred", "a dozen",
+// "two thirds".
+const numberScales = "hundred hundreds thousand thousands million millions billion billions trillion dozen dozens " +
+	"half halves third thirds quarter quarters"
+
+// numberHashes holds, per value below 100, the hash of its digits as
+// Words holds them ("22" for "twenty-two").
+var numberHashes = func() (h [100]uint64) {
+	for v := range h {
+		h[v] = maphash.String(seed, strconv.Itoa(v))
+	}
+	return h
+}()
+
 // maxDenied bounds Analysis.denied.
 const maxDenied = 8
 
@@ -1305,7 +1461,9 @@ const maxDenied = 8
 const denialReach = 6
 
 // markDenied records in out the names the text denies and does not also
-// state: a word written as a name that the lexicon does not know, at most
+// state, and the numbers likewise ("has 2 lines of symmetry, not three"):
+// a word written as a name that the lexicon does not know, or a number
+// (numberAt), which counts among the content words before a name, at most
 // denialReach words after a denial (deniesAt), in the same clause, with
 // no more content words before the first name than deniesAt allows ("The
 // Last Supper was not painted by Leonardo da Vinci", "sank in the Pacific
@@ -1332,25 +1490,35 @@ func (z *Analyzer) markDenied(out *Analysis) {
 			name := h != 0 && w.asName() && !z.knownAt(k)
 			other := h != 0 && !name && !named && !titles[string(z.tok(k))] // a content word before the name ("Dr." is none)
 			inside := k <= reach
+			num := z.numberAt(k)
+			last := false // the number the reach ends on ("wrongly listed as 12 episodes")
 			switch {
-			case inside && (denialStops[string(z.tok(k))] || other && between == allowed):
-				reach, inside = -1, false // "…not widely known that…", "don't hesitate to email…"
+			case inside && denialStops[string(z.tok(k))]:
+				reach, inside = -1, false // "…not widely known that…"
+			case inside && other && between == allowed && num != 0:
+				last = true
+			case inside && other && between == allowed:
+				reach, inside = -1, false // "don't hesitate to email…"
 			case inside && other:
 				between++
 			case inside && name:
 				named = true
 			}
+			key := h
+			if num != 0 {
+				key, name = num, true // a number is denied as a name is ("not three")
+			}
 			if name {
-				i := slices.Index(cand[:n], h)
+				i := slices.Index(cand[:n], key)
 				switch {
 				case pass == 0 && inside && i < 0 && n < len(cand):
-					cand[n] = h
+					cand[n] = key
 					n++
 				case pass == 1 && !inside && i >= 0:
 					affirmed[i] = true
 				}
 			}
-			if z.clauseEnds(k) && !(titles[string(z.tok(k))] && w.next == '.') { // "not by Dr. Corrigan"
+			if last || z.clauseEnds(k) && !(titles[string(z.tok(k))] && w.next == '.') { // "not by Dr. Corrigan"
 				reach = -1
 			}
 			if d := z.deniesAt(k); d > 0 {
@@ -1370,20 +1538,40 @@ func (z *Analyzer) markDenied(out *Analysis) {
 }
 
 // denialWord reports whether word t may open a denial (deniesAt): "not",
-// "never", a word in "n't", or the first word of "instead of" or "rather
-// than". Analyze runs markDenied only on a text that holds one.
+// "never", a word in "n't", "wrongly" and the like (misattributes), or
+// the first word of "instead of" or "rather than". Analyze runs
+// markDenied only on a text that holds one.
 func denialWord(t []byte) bool {
 	switch string(t) {
 	case "not", "never", "instead", "rather":
 		return true
 	}
-	return contracted(t)
+	return contracted(t) || misattributes(t)
 }
+
+// misattributes reports whether word t may say that a name is wrongly
+// given, before a verb of attributing and "to" or "as" (deniesAt): "is
+// sometimes wrongly given as Winifred Ashby", "was falsely attributed to
+// Voltaire"; not "was wrongly charged by Parcelly", "I wrongly emailed
+// Priya". A switch, not a set: Analyze asks it of every word.
+func misattributes(t []byte) bool {
+	switch string(t) {
+	case "wrongly", "mistakenly", "falsely", "erroneously", "incorrectly":
+		return true
+	}
+	return false
+}
+
+// attributing are the verbs that give something a name, an author or a
+// value: "attributed to", "listed as", "dated to".
+var attributing = setOf("attributed ascribed credited given named listed identified described cited " +
+	"called labelled labeled dated thought believed said reported assumed regarded known")
 
 // deniesAt reports whether word j denies what follows it in its clause,
 // and if so how many content words may stand between it and the name it
 // denies: one after "not", "never" or a word in "n't" ("was not painted
-// by…"; not "don't hesitate to email…", which denies no name), two after
+// by…"; not "don't hesitate to email…", which denies no name) or after
+// "wrongly", "falsely" and the like ("wrongly given as…": misattributes), two after
 // "instead of" or "rather than", which take no verb ("instead of its
 // actual location in the North Atlantic"); 0 for none, and for "not
 // only", "not far", "not until" and the like (notDenying).
@@ -1394,10 +1582,20 @@ func (z *Analyzer) deniesAt(j int) int {
 			return 0
 		}
 		return 1
+	case misattributes(t) && attributing[string(z.tok(j+1))]:
+		if next := string(z.tok(j + 2)); next == "to" || next == "as" {
+			return 1 // "wrongly credited to", "falsely given as"
+		}
 	case z.contrastAt(j):
 		return 2
 	}
 	return 0
+}
+
+// spaced reports whether word j is followed by another after one space
+// or tab and nothing else: the two stand in one phrase.
+func (z *Analyzer) spaced(j int) bool {
+	return j >= 0 && j+1 < len(z.words) && z.words[j+1].from == z.words[j].to+1 && z.words[j+1].joint == 0 && z.words[j+1].prev == 0
 }
 
 // knownAt reports whether the lexicon knows word i (a title, a day, a
@@ -1410,7 +1608,7 @@ func (z *Analyzer) knownAt(i int) bool {
 // notDenying are the words after "not" that make it add or qualify rather
 // than deny: "not only", "not just", "not far from", "not until", "not
 // least".
-var notDenying = setOf("only just merely solely even far until least long")
+var notDenying = setOf("only just merely solely even far until least long more less fewer")
 
 // denialStops end a denial's reach: a word that opens another clause
 // ("not until 1498 that Leonardo…", "not the one who…").

