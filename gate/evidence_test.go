@@ -793,8 +793,17 @@ func TestConflictingAnswers(t *testing.T) {
 		{"a later planted value on a past question", past, dunmore, moved, confirmed, ext, true, false, true},
 		{"a yes-no question", yesNo, dunmore, kilbride, ext, ext, false, false, false},
 		{"a later change announced", fact, dunmore, "The Fernwood botanical archive has now moved to Kilbride.", ext, ext, true, false, false},
+		// Since look 77: a later holder named without a word of change
+		// leaves the earlier one a marked summary (here ranked down
+		// further by its fit), not the answer.
 		{"a role that changed hands", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
-			"Fernwood Labs appointed Omar Reyes, who runs it as CEO.", ext, ext, true, false, false},
+			"Fernwood Labs appointed Omar Reyes, who runs it as CEO.", ext, ext, true, true, false},
+		{"a role's later holder, no change announced", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
+			"Omar Reyes holds the office of CEO of Fernwood Labs.", ext, ext, true, true, false},
+		{"a role's later holder, the user's own notes", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
+			"Omar Reyes holds the office of CEO of Fernwood Labs.", confirmed, confirmed, true, false, false},
+		{"a role's later holder, from outside beside a tool's", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
+			"Omar Reyes holds the office of CEO of Fernwood Labs.", tool, ext, true, false, true},
 		{"a role, undated", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
 			"Fernwood Labs appointed Omar Reyes, who runs it as CEO.", ext, ext, false, true, true},
 		// Since the session after look 70: numbers, for a question that

@@ -822,8 +822,14 @@ func (z *Analyzer) perfectAt(i int) bool {
 // role: they are never read as replaced. The caller checks that both
 // speak of the same holder's role: the words of the question they share
 // besides the role (RoleKeys).
-func AnotherHolder(q, a, b *Analysis) bool {
-	if q.Several || q.Roles&a.Roles&b.Roles == 0 || b.Cues[Change] == 0 {
+func AnotherHolder(q, a, b *Analysis) bool { return b.Cues[Change] > 0 && OtherHolder(q, a, b) }
+
+// OtherHolder reports what AnotherHolder does, but for the change: b may
+// name another holder of what a says of q, whether or not it announces
+// one ("Benjamin Netanyahu holds the office of Prime Minister of Israel"
+// beside an older "Yair Lapid now serves as Prime Minister of Israel").
+func OtherHolder(q, a, b *Analysis) bool {
+	if q.Several || q.Roles&a.Roles&b.Roles == 0 {
 		return false
 	}
 	if b.Cues[Addition] > 0 || b.Cues[Belief] > 0 || b.Cues[Negation] > 0 || b.Hedged {

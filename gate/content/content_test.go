@@ -1299,6 +1299,35 @@ func TestAnotherHolder(t *testing.T) {
 	}
 }
 
+// TestOtherHolder: AnotherHolder without the change: a later holder named
+// plainly counts, and so, as a limit, does a role mentioned in passing
+// (the gate then passes the older only as a marked summary, and ranks it
+// down only on a change announced).
+func TestOtherHolder(t *testing.T) {
+	tests := []struct {
+		q, older, newer string
+		want            bool
+	}{
+		{"Who is the president of Germany?", "The president of Germany is Roman Herzog.", "Frank-Walter Steinmeier is the president of Germany.", true},
+		{"Who is the current Prime Minister of Israel?", "Yair Lapid now serves as Prime Minister of Israel.",
+			"Benjamin Netanyahu holds the office of Prime Minister of Israel.", true},
+		{"Who does Kevin De Bruyne play for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne now plays for Wolfsburg.", true},
+		{"Where does Tom live?", "Tom lives in Camden.", "Tom visited Sara, who lives in Brighton.", true},
+		// no plain assertion, another role, several, an addition, no role
+		{"Who is the president of Germany?", "The president of Germany is Roman Herzog.", "Frank-Walter Steinmeier could be the next president of Germany.", false},
+		{"Who is the president of Germany?", "The president of Germany is Roman Herzog.", "Frank-Walter Steinmeier is not the president of Germany.", false},
+		{"Who is the manager of the Lyon office?", "Claire Dubois is the manager of the Lyon office.", "Marc Petit is the deputy manager of the Lyon office.", false},
+		{"Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne plays for Wolfsburg.", false},
+		{"Who is the coach of the Tigers?", "Maria Lopez is the head coach of the Tigers.", "Sam Reed is also a coach of the Tigers.", false},
+		{"What did Anna say about Berlin?", "Anna lives in Berlin.", "Anna lives in Paris.", false},
+	}
+	for _, tt := range tests {
+		if got := OtherHolder(analyze(tt.q), analyze(tt.older), analyze(tt.newer)); got != tt.want {
+			t.Errorf("%q then %q for %q: other holder %v, want %v", tt.older, tt.newer, tt.q, got, tt.want)
+		}
+	}
+}
+
 // TestQuestionKeysInTextOrder: a question of more than MaxQuestionKeys
 // content words keeps its first ones, in the order it gives them, so that
 // every process reads the same (the hashes are seeded per process); a
