@@ -800,6 +800,8 @@ func TestConflictingAnswers(t *testing.T) {
 			"Fernwood Labs appointed Omar Reyes, who runs it as CEO.", ext, ext, true, true, false},
 		{"a role's later holder, no change announced", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
 			"Omar Reyes holds the office of CEO of Fernwood Labs.", ext, ext, true, true, false},
+		{"another's role, a possessor of two words", "Where does Sara Collins live?", "Sara Collins lives in Bristol.",
+			"Sara Collins's brother Mark lives in Leeds.", ext, ext, true, false, false},
 		{"a role's later holder, the user's own notes", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",
 			"Omar Reyes holds the office of CEO of Fernwood Labs.", confirmed, confirmed, true, false, false},
 		{"a role's later holder, from outside beside a tool's", "Who is the CEO of Fernwood Labs?", "Dana Whitlock is the CEO of Fernwood Labs.",

@@ -155,6 +155,9 @@ type Analysis struct {
 	// president", "CEO", "leads"), a team ("plays for"), a home ("lives
 	// in"), an employer.
 	Roles uint64
+	// pastRole is set when a role is read from a word in the past tense
+	// ("played for", "lived in": pastRoles).
+	pastRole bool
 	// Several is set when the text asks for several holders of a role or
 	// for a history: a role in the plural ("Which clubs…", "Who have
 	// been the coaches?") or the perfect ("has played for", "have been").
@@ -773,7 +776,14 @@ func (z *Analyzer) role(i int, e *entry, out *Analysis) {
 		}
 	}
 	out.Roles |= 1 << e.role
+	if pastRoles[string(z.tok(i))] {
+		out.pastRole = true
+	}
 }
+
+// pastRoles are the role words (roleWords) in the past tense: "played
+// for", "lived in", "led". A role so stated names no holder of now.
+var pastRoles = setOf("chaired led headed coached managed owned played lived worked")
 
 // oneOf reports whether word i is one of words; unlike slices.Contains
 // of the word as a string, it allocates nothing for a long word.
@@ -827,10 +837,12 @@ func AnotherHolder(q, a, b *Analysis) bool { return b.Cues[Change] > 0 && OtherH
 // OtherHolder reports what AnotherHolder does, but for the change: b may
 // name another holder of what a says of q, whether or not it announces
 // one ("Benjamin Netanyahu holds the office of Prime Minister of Israel"
-// beside an older "Yair Lapid now serves as Prime Minister of Israel").
+// beside an older "Yair Lapid now serves as Prime Minister of Israel"),
+// unless, announcing none, it states the role in the past tense ("Tom
+// Price managed the club in the nineties").
 func OtherHolder(q, a, b *Analysis) bool {
-	if q.Several || q.Roles&a.Roles&b.Roles == 0 {
-		return false
+	if q.Several || q.Roles&a.Roles&b.Roles == 0 || b.pastRole && b.Cues[Change] == 0 {
+		return false // "Omar Reyes led Fernwood Labs from 2001 to 2009"
 	}
 	if b.Cues[Addition] > 0 || b.Cues[Belief] > 0 || b.Cues[Negation] > 0 || b.Hedged {
 		return false
@@ -1139,6 +1151,11 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		}
 		z.content = append(z.content, h)
 		z.possessor = append(z.possessor, possessor)
+		if possessor && w.asName() {
+			for j := i - 1; z.spaced(j) && z.words[j].asName(); j-- {
+				z.possessor[j] = true // "Sara Collins's brother": Sara's too
+			}
+		}
 		num := uint64(0)
 		if h != 0 && isDigit(tok[0]) {
 			num = h

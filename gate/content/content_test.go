@@ -1,6 +1,7 @@
 package content
 
 import (
+	"hash/maphash"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -731,7 +732,7 @@ func sameAnalysis(a, b *Analysis) bool {
 	return a.Cues == b.Cues && a.Domain == b.Domain && a.DomainWords == b.DomainWords && a.Tokens == b.Tokens &&
 		a.Bytes == b.Bytes && a.Upper == b.Upper && slices.Equal(a.Words, b.Words) && slices.Equal(a.Seq, b.Seq) &&
 		slices.Equal(a.Names, b.Names) && a.Roles == b.Roles && a.Several == b.Several && a.Hedged == b.Hedged && a.Doubtful == b.Doubtful &&
-		slices.Equal(a.Possessors, b.Possessors) && a.wordBits == b.wordBits && a.requests == b.requests &&
+		slices.Equal(a.Possessors, b.Possessors) && a.pastRole == b.pastRole && a.wordBits == b.wordBits && a.requests == b.requests &&
 		a.nRequests == b.nRequests && a.targets == b.targets && a.moreRequests == b.moreRequests && a.asksHow == b.asksHow && a.code == b.code &&
 		a.Convinced == b.Convinced && a.ownView == b.ownView && a.askTruth == b.askTruth &&
 		a.leads == b.leads && a.leadNext == b.leadNext && a.nLeads == b.nLeads &&
@@ -1299,6 +1300,29 @@ func TestAnotherHolder(t *testing.T) {
 	}
 }
 
+// TestOnlyPossessor: a name that stands only as the possessor of someone
+// else, in one word or several ("Sara Collins's brother"), ties a role to
+// that someone.
+func TestOnlyPossessor(t *testing.T) {
+	tests := []struct {
+		text, word string
+		want       bool
+	}{
+		{"Mia's brother Leo now plays for Arsenal.", "mia", true},
+		{"Sara Collins's brother Mark lives in Leeds.", "sara", true},
+		{"Sara Collins's brother Mark lives in Leeds.", "collins", true},
+		{"Sara Collins lives in Bristol; Sara Collins's brother Mark lives in Leeds.", "sara", false},
+		{"The CEO's assistant, Tom Hale, lives in Leeds.", "tom", false},
+		{"Mark Collins lives in Leeds.", "collins", false},
+	}
+	for _, tt := range tests {
+		a := analyze(tt.text)
+		if got := a.OnlyPossessor(maphash.String(seed, tt.word)); got != tt.want {
+			t.Errorf("%q: %q only a possessor %v, want %v", tt.text, tt.word, got, tt.want)
+		}
+	}
+}
+
 // TestOtherHolder: AnotherHolder without the change: a later holder named
 // plainly counts, and so, as a limit, does a role mentioned in passing
 // (the gate then passes the older only as a marked summary, and ranks it
@@ -1313,6 +1337,9 @@ func TestOtherHolder(t *testing.T) {
 			"Benjamin Netanyahu holds the office of Prime Minister of Israel.", true},
 		{"Who does Kevin De Bruyne play for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne now plays for Wolfsburg.", true},
 		{"Where does Tom live?", "Tom lives in Camden.", "Tom visited Sara, who lives in Brighton.", true},
+		// a role in the past tense, no change announced
+		{"Who is the manager of Harbor United?", "Harbor United's manager is Tom Price.", "Alan Frey managed Harbor United in the nineties.", false},
+		{"Where does Tom live?", "Tom lives in Camden.", "Tom lived in Brighton for ten years.", false},
 		// no plain assertion, another role, several, an addition, no role
 		{"Who is the president of Germany?", "The president of Germany is Roman Herzog.", "Frank-Walter Steinmeier could be the next president of Germany.", false},
 		{"Who is the president of Germany?", "The president of Germany is Roman Herzog.", "Frank-Walter Steinmeier is not the president of Germany.", false},
