@@ -459,7 +459,9 @@ type extractor struct {
 	// feature, a decision rule (Judge).
 	replaced []bool
 	// disputed is, per candidate, whether a peer answers the question
-	// with another name (see set): a decision rule (Judge).
+	// with another name or number, or a newer peer names another holder
+	// of its role without a change announced (see set): a decision rule
+	// (Judge).
 	disputed []bool
 	keys     []uint64 // the query's keys (content.Analyzer.QuestionKeys)
 	// answers is, per candidate, whether it holds at least half of the

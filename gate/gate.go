@@ -82,7 +82,10 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     for a name or a number with different ones, one of them is from
 //     outside or neither is the user's own (MayDispute), and neither
 //     updates the other) is passed only as a marked, non-bindable
-//     summary, whatever its fit (conflicting_answers);
+//     summary, whatever its fit (conflicting_answers), and so is the
+//     older of two dated answers that name different holders of a role
+//     the question asks about now, where the newer announces no change
+//     (content.OtherHolder);
 //   - a memory whose effective authority is not system or user_confirmed
 //     and that asks its reader to act (send, pay, grant, delete…) where
 //     the query does not (content.Analysis.RequestsUnasked), or carries
@@ -204,9 +207,11 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			r.Restrict(admit.RankDown, admit.ReasonNewerOnSubject, admit.Constraints{})
 		}
 		if s.ext.disputed[i] {
-			// A peer answers the question with another name: neither is
-			// taken as the answer. The memory is shown, marked, and
-			// justifies nothing.
+			// A peer answers the question with another name, or a newer
+			// peer names another holder of the role it asks for (without
+			// a change announced, which would rank this one down): this
+			// is not taken as the answer. The memory is shown, marked,
+			// and justifies nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonConflictingAnswers, markedSummary)
 		}
 		if m := s.ext.mems[i]; !highAuthority && asksUnasked(m, &s.ext.query) {

