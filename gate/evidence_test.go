@@ -943,6 +943,10 @@ func TestAdditionIsNoUpdate(t *testing.T) {
 		{"Who is the user's GP?", "The user's GP is Dr. Hassan at Parkside.", "The user's GP is probably Dr. Moreau at Parkside.", false},
 		{"Who is Acme's CEO?", "Acme's CEO is Lena Fischer.", "Rumour: Acme's CEO could soon be Victor Crane, sources say.", false},
 		{"Who does Anna work for?", "Anna works for Deloitte.", "Anna left Deloitte as soon as she could and now works for KPMG.", true}, // doubt words beside an announced change
+		// a role held beside the one asked for (a deputy, a vice-captain)
+		// says nothing of its holder
+		{"Who is the captain of the Tigers?", "Sam Reed is the captain of the Tigers.", "Jo Park is now the vice-captain of the Tigers.", false},
+		{"Who is Acme's CEO?", "Acme's CEO is Lena Fischer.", "Acme has now appointed Victor Crane as deputy CEO.", false},
 		// helper-81's: words that date a change or end the old fact
 		{"Where does Dad live?", "Dad lives in Leeds, on Harrow Road.", "Dad moved to Malaga for good; he won't be in Leeds this winter.", true},
 		{"Who is our energy supplier?", "Our gas and electricity supplier is British Gas.", "We were with British Gas until March; Octopus Energy supplies our gas and electricity.", true},

@@ -155,6 +155,10 @@ type Analysis struct {
 	// president", "CEO", "leads"), a team ("plays for"), a home ("lives
 	// in"), an employer.
 	Roles uint64
+	// otherRoles has bit r set when the text names a role of class r
+	// with a modifier that makes it another held beside it ("deputy chief
+	// executive", "vice-captain": concurrentRoles), which Roles leaves out.
+	otherRoles uint64
 	// pastRole is set when a role is read from a word in the past tense
 	// ("played for", "lived in": pastRoles).
 	pastRole bool
@@ -763,7 +767,13 @@ func (z *Analyzer) role(i int, e *entry, out *Analysis) {
 	if e.plural {
 		out.Several = true
 	}
-	if e.role == 0 || roleModifiers[string(z.tok(i-1))] {
+	if e.role == 0 {
+		return
+	}
+	if m := string(z.tok(i - 1)); roleModifiers[m] {
+		if concurrentRoles[m] {
+			out.otherRoles |= 1 << e.role // "deputy chief executive"
+		}
 		return
 	}
 	if e.roleCtx > 0 {
@@ -780,6 +790,11 @@ func (z *Analyzer) role(i int, e *entry, out *Analysis) {
 		out.pastRole = true
 	}
 }
+
+// concurrentRoles are the role modifiers (roleModifiers) that name a
+// role held beside the one modified, not in its place: "deputy", "vice"…;
+// not "interim", "acting" or "former", which say the holder has changed.
+var concurrentRoles = setOf("vice deputy assistant associate co")
 
 // pastRoles are the role words (roleWords) in the past tense: "played
 // for", "lived in", "led". A role so stated names no holder of now.
@@ -833,6 +848,14 @@ func (z *Analyzer) perfectAt(i int) bool {
 // speak of the same holder's role: the words of the question they share
 // besides the role (RoleKeys).
 func AnotherHolder(q, a, b *Analysis) bool { return b.Cues[Change] > 0 && OtherHolder(q, a, b) }
+
+// NamesOnlyAnotherRole reports whether text b speaks of a role q asks for
+// only as one held beside it ("Hale & Co appoints Owen Price as deputy
+// CEO" for "Who is Hale & Co's CEO?": concurrentRoles): of the holder q
+// asks for, it says nothing.
+func NamesOnlyAnotherRole(q, b *Analysis) bool {
+	return q.Roles&b.Roles == 0 && q.Roles&b.otherRoles != 0
+}
 
 // OtherHolder reports what AnotherHolder does, but for the change: b may
 // name another holder of what a says of q, whether or not it announces

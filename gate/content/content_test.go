@@ -733,7 +733,7 @@ func sameAnalysis(a, b *Analysis) bool {
 	return a.Cues == b.Cues && a.Domain == b.Domain && a.DomainWords == b.DomainWords && a.Tokens == b.Tokens &&
 		a.Bytes == b.Bytes && a.Upper == b.Upper && slices.Equal(a.Words, b.Words) && slices.Equal(a.Seq, b.Seq) &&
 		slices.Equal(a.Names, b.Names) && a.Roles == b.Roles && a.Several == b.Several && a.Hedged == b.Hedged && a.Doubtful == b.Doubtful &&
-		slices.Equal(a.Possessors, b.Possessors) && a.pastRole == b.pastRole && a.wordBits == b.wordBits && a.requests == b.requests &&
+		slices.Equal(a.Possessors, b.Possessors) && a.pastRole == b.pastRole && a.otherRoles == b.otherRoles && a.wordBits == b.wordBits && a.requests == b.requests &&
 		a.nRequests == b.nRequests && a.targets == b.targets && a.moreRequests == b.moreRequests && a.asksHow == b.asksHow && a.code == b.code &&
 		a.Convinced == b.Convinced && a.ownView == b.ownView && a.askTruth == b.askTruth &&
 		a.leads == b.leads && a.leadNext == b.leadNext && a.nLeads == b.nLeads &&
@@ -1297,6 +1297,31 @@ func TestAnotherHolder(t *testing.T) {
 	for _, tt := range tests {
 		if got := AnotherHolder(analyze(tt.q), analyze(tt.older), analyze(tt.newer)); got != tt.want {
 			t.Errorf("%q then %q for %q: another holder %v, want %v", tt.older, tt.newer, tt.q, got, tt.want)
+		}
+	}
+}
+
+// TestNamesOnlyAnotherRole: a role held beside the one a question asks
+// for ("deputy", "vice-", "co-") says nothing of its holder; one that
+// takes its place for a while or held it before ("interim", "former")
+// is no such role, and neither is the role itself.
+func TestNamesOnlyAnotherRole(t *testing.T) {
+	const ceo = "Who is Acme's CEO?"
+	tests := []struct {
+		q, text string
+		want    bool
+	}{
+		{ceo, "Acme has appointed Victor Crane as deputy CEO.", true},
+		{ceo, "Victor Crane is Acme's co-CEO.", true},
+		{"Who is the captain of the Tigers?", "Jo Park is the vice-captain of the Tigers.", true},
+		{ceo, "Victor Crane is Acme's interim CEO.", false},
+		{ceo, "Former CEO Victor Crane spoke at the launch.", false},
+		{ceo, "Victor Crane, Acme's deputy CEO, is now its CEO.", false},
+		{ceo, "Acme opened a new office in Leeds.", false},
+	}
+	for _, tt := range tests {
+		if got := NamesOnlyAnotherRole(analyze(tt.q), analyze(tt.text)); got != tt.want {
+			t.Errorf("%q for %q: only another role %v, want %v", tt.text, tt.q, got, tt.want)
 		}
 	}
 }
