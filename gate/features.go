@@ -638,8 +638,9 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			}
 			jac := content.Subject(e.mems[i], e.mems[j])
 			if olderSees {
-				// A deputy, an interim or a former holder named in the
-				// newer says nothing of the holder the older names.
+				// A deputy, vice- or co- holder of the role named in
+				// the newer says nothing of the holder the older names
+				// (an interim or former one does).
 				other := holder && e.query.Roles&e.mems[older].Roles != 0 && content.NamesOnlyAnotherRole(&e.query, e.mems[newer])
 				if nm := e.mems[newer]; !other && !e.updated[older] && states(nm) && (nm.Cues[content.Addition] == 0 || nm.Cues[content.Change] > 0) &&
 					(jac >= 0.3 || nm.Cues[content.Change] > 0 || e.frame(i, j, &pairFrame) >= updateFrame) {

@@ -156,8 +156,8 @@ type Analysis struct {
 	// in"), an employer.
 	Roles uint64
 	// otherRoles has bit r set when the text names a role of class r
-	// with a modifier that makes it another held beside it ("deputy chief
-	// executive", "vice-captain": concurrentRoles), which Roles leaves out.
+	// with a modifier that makes it another held beside it ("deputy CEO",
+	// "vice-captain": concurrentRoles), which Roles leaves out.
 	otherRoles uint64
 	// pastRole is set when a role is read from a word in the past tense
 	// ("played for", "lived in": pastRoles).
@@ -772,7 +772,7 @@ func (z *Analyzer) role(i int, e *entry, out *Analysis) {
 	}
 	if m := string(z.tok(i - 1)); roleModifiers[m] {
 		if concurrentRoles[m] {
-			out.otherRoles |= 1 << e.role // "deputy chief executive"
+			out.otherRoles |= 1 << e.role // "deputy CEO"
 		}
 		return
 	}
