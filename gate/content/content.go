@@ -770,7 +770,11 @@ func (z *Analyzer) role(i int, e *entry, out *Analysis) {
 	if e.role == 0 {
 		return
 	}
-	if m := string(z.tok(i - 1)); roleModifiers[m] {
+	mi := i - 1 // where a modifier stands: before the role's first word ("deputy chief executive")
+	if e.roleCtx > 0 && roleContexts[e.roleCtx-1].prev != "" && string(z.tok(i-1)) == roleContexts[e.roleCtx-1].prev {
+		mi--
+	}
+	if m := string(z.tok(mi)); roleModifiers[m] {
 		if concurrentRoles[m] {
 			out.otherRoles |= 1 << e.role // "deputy CEO"
 		}

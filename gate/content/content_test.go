@@ -1278,9 +1278,11 @@ func TestAnotherHolder(t *testing.T) {
 		// a hedge, a belief, a negation: no plain assertion
 		{"Where does my sister live?", "My sister lives in Berlin.", "My sister probably lives in Paris now.", false},
 		{"Where does my sister live?", "My sister lives in Berlin.", "My sister does not live in Paris now.", false},
-		// another role: a deputy
+		// another role: a deputy, also before a role of two words
 		{"Who is the manager of the Lyon office?", "Claire Dubois is the manager of the Lyon office.",
 			"Marc Petit is now the deputy manager of the Lyon office.", false},
+		{"Who is the chief executive of Alphabet?", "Sundar Pichai is Alphabet's chief executive.",
+			"Ruth Porat is now Alphabet's deputy chief executive.", false},
 		// several asked for
 		{"Which clubs has Kevin De Bruyne played for?", "Kevin De Bruyne plays for Genk.", "Kevin De Bruyne now plays for Wolfsburg.", false},
 		// an addition
@@ -1312,6 +1314,7 @@ func TestNamesOnlyAnotherRole(t *testing.T) {
 		want    bool
 	}{
 		{ceo, "Acme has appointed Victor Crane as deputy CEO.", true},
+		{ceo, "Acme has appointed Victor Crane as deputy chief executive.", true},
 		{ceo, "Victor Crane is Acme's co-CEO.", true},
 		{"Who is the captain of the Tigers?", "Jo Park is the vice-captain of the Tigers.", true},
 		{ceo, "Victor Crane is Acme's interim CEO.", false},
