@@ -848,8 +848,9 @@ func (e *extractor) anchored(set content.QuestionWords, a, b *content.Analysis) 
 // mayUpdate reports whether candidate newer, written after candidate
 // older, may update it rather than dispute it, where the two may dispute
 // (MayDispute): not when the older is trusted and the newer is not (a
-// low-authority memory updates no trusted one); otherwise when the question asks for the holder of a role, which
-// changes hands, or about a past time, for which each may hold, or the
+// low-authority memory updates no trusted one); otherwise when the
+// question asks for the holder of a role, which changes hands, or about
+// a past time, for which each may hold, or the
 // newer announces a change ("has moved to", "now"), or the two are one
 // statement with another value (content.FrameAt, computed into
 // *pairFrame once per pair). The newer-memory signals and the one-holder

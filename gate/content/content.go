@@ -1188,7 +1188,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			num = h
 		} else if ok && e.number > 0 {
 			prev := prevNumber
-			if !z.spaced(i-1) && w.joint != '-' {
+			if !z.adjoins(i - 1) {
 				prev = 0 // "between two and three", "two, three"
 			}
 			num = z.writtenNumber(i, int(e.number), prev)
@@ -1427,11 +1427,11 @@ func (z *Analyzer) writtenNumber(i, v, prev int) uint64 {
 		return 0
 	}
 	next, joined := 0, false
-	if z.spaced(i) || i+1 < len(z.words) && z.words[i+1].joint == '-' {
+	if z.adjoins(i) {
 		next, joined = z.numberValue(i+1), z.words[i+1].joint == '-'
 	}
 	if v >= 20 && v%10 == 0 && next >= 1 && next <= 9 {
-		if z.numberValue(i+2) != 0 && (z.spaced(i+1) || i+2 < len(z.words) && z.words[i+2].joint == '-') {
+		if z.adjoins(i+1) && z.numberValue(i+2) != 0 {
 			return 0 // "twenty-two hundred"
 		}
 		return numberHashes[v+next]
@@ -1641,6 +1641,12 @@ func (z *Analyzer) deniesAt(j int) int {
 		return 2
 	}
 	return 0
+}
+
+// adjoins reports whether word j is followed by another in one phrase:
+// after one space (spaced) or joined by a hyphen ("twenty-two").
+func (z *Analyzer) adjoins(j int) bool {
+	return z.spaced(j) || j >= 0 && j+1 < len(z.words) && z.words[j+1].joint == '-'
 }
 
 // spaced reports whether word j is followed by another after one space
