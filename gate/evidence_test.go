@@ -281,17 +281,24 @@ func TestBeliefDoesNotHideAnInstruction(t *testing.T) {
 // TestNewerSignalsNeedTheSubject: a newer memory counts against an older
 // one only on the older one's subject: a change announced about something
 // else, or the same words around another subject than the question's, are
-// no update of it.
+// no update of it. The evidence that lets newer_memory_on_subject be named
+// (extractor.updated) asks of a change a word of the older's or a close
+// cosine, not only a life domain both are about; words in common are
+// evidence without a change (the meeting and the appointment), which the
+// model's fit then weighs.
 func TestNewerSignalsNeedTheSubject(t *testing.T) {
 	ns, _ := groupRange("newer")
 	tests := []struct {
-		query, older, newer string
-		frame, change       bool // whether the older memory gets each signal
+		query, older, newer    string
+		frame, change, updates bool // whether the older memory gets each signal, and the evidence
 	}{
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "I now go swimming on Tuesdays instead of running.", false, false},
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", true, true},
-		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", true, false},
-		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false, false},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "I now go swimming on Tuesdays instead of running.", false, false, false},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is now Dr. Lind in Lyon.", true, true, true},
+		{"Who is my dentist?", "My dentist is Dr. Varga in Lyon.", "My dentist is Dr. Lind in Lyon.", true, false, true},
+		{"When is the team meeting?", "The team meeting is on Monday at ten.", "The dentist appointment is on Monday at ten.", false, false, true},
+		{"Who is the CEO of Halvorsen Marine?", "Halvorsen Marine's chief executive is Greta Lindqvist.",
+			"User's project deadline moved to Friday.", false, false, false},
+		{"How do I take my coffee?", "I take my coffee with whole milk.", "I switched to oat milk last month.", false, false, true},
 	}
 	for _, tt := range tests {
 		q := make([]float32, embed.BuiltinDim)
@@ -309,6 +316,9 @@ func TestNewerSignalsNeedTheSubject(t *testing.T) {
 		}
 		if got := x[newerChange] > 0; got != tt.change {
 			t.Errorf("%q after %q, asked %q: change %v", tt.older, tt.newer, tt.query, x[newerChange])
+		}
+		if e.updated[0] != tt.updates {
+			t.Errorf("%q after %q, asked %q: evidence of an update %v, want %v", tt.older, tt.newer, tt.query, e.updated[0], tt.updates)
 		}
 	}
 }

@@ -119,7 +119,8 @@ const maxMismatchAgreement = 0.25
 
 // minChangeCloseness is how close (shared subject, cosine or inferred
 // domains) a newer memory must be to an older one for a change it
-// announces to count against the older one.
+// announces to count against the older one in the model's input; the
+// evidence of an update asks for closeness by words (changeOnSubject).
 const minChangeCloseness = 0.3
 
 // updateFrame is the Frame (content.FrameFor) at which a later statement
@@ -449,10 +450,11 @@ type extractor struct {
 	wd             []content.Analysis // the withdrawn texts
 	trust          []bool             // per candidate: Trusted(effective authority)
 	// updated is, per candidate, whether a newer peer on its subject
-	// (shared subject 0.3 or more, a frame of updateFrame or a change it
-	// announces) does more than add to it and states what is so (states):
-	// it holds no Addition cue, or it announces a change too. Not a
-	// feature: the evidence of newer_memory_on_subject (evidence).
+	// (shared subject 0.3 or more, a frame of updateFrame, or a change it
+	// announces in a word of the older's or close to it by cosine:
+	// changeOnSubject) does more than add to it and states what is so
+	// (states): it holds no Addition cue, or it announces a change too.
+	// Not a feature: the evidence of newer_memory_on_subject (evidence).
 	updated []bool
 	// replaced is, per candidate, whether a newer peer names another
 	// holder of a one-holder role the question asks for (see set): not a
@@ -643,7 +645,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				// (an interim or former one does).
 				other := holder && e.query.Roles&e.mems[older].Roles != 0 && content.NamesOnlyAnotherRole(&e.query, e.mems[newer])
 				if nm := e.mems[newer]; !other && !e.updated[older] && states(nm) && (nm.Cues[content.Addition] == 0 || nm.Cues[content.Change] > 0) &&
-					(jac >= 0.3 || nm.Cues[content.Change] > 0 || e.frame(i, j, &pairFrame) >= updateFrame) {
+					(jac >= 0.3 || changeOnSubject(nm, jac, c) || e.frame(i, j, &pairFrame) >= updateFrame) {
 					e.updated[older] = true
 				}
 				e.newerC[older], e.newerJ[older] = max(e.newerC[older], c), max(e.newerJ[older], jac)
@@ -831,6 +833,18 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 // new one ("the old number doesn't work"): neither counts here.
 func states(m *content.Analysis) bool {
 	return !m.Doubtful || m.Cues[content.Change] > 0
+}
+
+// changeOnSubject reports whether newer, which shares subject jac
+// (content.Subject) and cosine c with an older memory, announces a change
+// of what the older says: a change word, and a word of the older's or a
+// cosine of minChangeCloseness. Inferred domains are no closeness here,
+// though the newer group's change signal counts them: "User's project
+// deadline moved to Friday" is no news of "Halvorsen Marine's chief
+// executive is Greta Lindqvist", both about work; "I switched to oat
+// milk" is of "I take my coffee with whole milk".
+func changeOnSubject(newer *content.Analysis, jac, c float32) bool {
+	return newer.Cues[content.Change] > 0 && (jac > 0 || c >= minChangeCloseness)
 }
 
 // anchored reports whether one of the question's keys in set (bits over
