@@ -661,13 +661,13 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				// ("Mia's brother Leo now plays for…") ties the role to
 				// someone else.
 				if holder && !e.replaced[older] && jac < 1 && content.Covers(e.asked[older], e.asked[newer]) &&
-					e.anchored(e.asked[older]&^roleKeys, e.mems[older], e.mems[newer]) {
+					e.anchored(e.asked[older]&^roleKeys, e.mems[older], e.mems[newer]) &&
+					content.OtherHolder(&e.query, e.mems[older], e.mems[newer]) {
 					switch {
-					case content.AnotherHolder(&e.query, e.mems[older], e.mems[newer]):
+					case e.mems[newer].Cues[content.Change] > 0: // content.AnotherHolder
 						e.replaced[older] = true
 					case factual && e.answers[older] && e.answers[newer] &&
-						MayDispute(cands[older].Lineage.EffectiveAuthority, cands[newer].Lineage.EffectiveAuthority) &&
-						content.OtherHolder(&e.query, e.mems[older], e.mems[newer]):
+						MayDispute(cands[older].Lineage.EffectiveAuthority, cands[newer].Lineage.EffectiveAuthority):
 						// The newer names another holder without a word
 						// of change: it may mention the role in passing,
 						// so the older is not ranked down, but it is
