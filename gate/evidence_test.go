@@ -323,6 +323,38 @@ func TestNewerSignalsNeedTheSubject(t *testing.T) {
 	}
 }
 
+// TestNewerOfSomeoneElseIsNoEvidence: on a question for the holder of a
+// role, a newer memory that holds the question's anchor only as the
+// possessor of someone else ("Priya's husband") says nothing of the
+// holder the older names, and is no evidence for newer_memory_on_subject;
+// the possessor of a role, or of what one holds as a role ("Ravi's
+// home"), is the holder.
+func TestNewerOfSomeoneElseIsNoEvidence(t *testing.T) {
+	tests := []struct {
+		query, older, newer string
+		updates             bool
+	}{
+		{"Who does Priya work for?", "Priya works for Deloitte.", "Priya's husband Raj now works for Google.", false},
+		{"Where does my mother live?", "My mother lives in Cork.", "My mother's sister moved to Cork too.", false},
+		{"Who does Priya work for?", "Priya works for Deloitte.", "Priya now works for Google.", true},
+		{"Where does Uncle Ravi live?", "Uncle Ravi lives in Portbridge.", "Uncle Ravi's home is now in Saltmere.", true},
+		{"Which team does Lionel Messi play for?", "Lionel Messi plays for FC Barcelona.", "Inter Miami CF is now Lionel Messi's team.", true},
+	}
+	for _, tt := range tests {
+		q := make([]float32, embed.BuiltinDim)
+		embed.NewBuiltin().EmbedInto(q, tt.query)
+		older := cand("older", tt.older, memory.AuthorityUserConfirmed, "", q)
+		newer := cand("newer", tt.newer, memory.AuthorityUserConfirmed, "", q)
+		older.Memory.CreatedAt, newer.Memory.CreatedAt = now.AddDate(-3, 0, 0), now.AddDate(-1, 0, 0)
+		xs := [][]float32{make([]float32, Dim), make([]float32, Dim)}
+		var e extractor
+		e.set(xs, &admit.Context{UserID: "u", Now: now}, []*admit.Candidate{older, newer}, tt.query, q, [][]float32{older.Vector, newer.Vector})
+		if e.updated[0] != tt.updates {
+			t.Errorf("%q after %q, asked %q: evidence of an update %v, want %v", tt.older, tt.newer, tt.query, e.updated[0], tt.updates)
+		}
+	}
+}
+
 // TestWeakInstructionIsMarked: a low-authority memory lowered for
 // instruction_in_content on one cue that real messages show their human
 // readers (a directive about the reply; a password or "urgent" with no

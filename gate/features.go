@@ -642,8 +642,16 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			if olderSees {
 				// A deputy, vice- or co- holder of the role named in
 				// the newer says nothing of the holder the older names
-				// (an interim or former one does).
+				// (an interim or former one does); nor does a newer
+				// where each anchor of the question the older holds (a
+				// word that is no role) stands, in one of the two, only
+				// as the possessor of someone else ("Priya's husband Raj
+				// now works for Google" beside "Priya works for
+				// Deloitte": anchored).
 				other := holder && e.query.Roles&e.mems[older].Roles != 0 && content.NamesOnlyAnotherRole(&e.query, e.mems[newer])
+				if a := e.asked[older] &^ roleKeys; holder && a != 0 && !e.anchored(a, e.mems[older], e.mems[newer]) {
+					other = true
+				}
 				if nm := e.mems[newer]; !other && !e.updated[older] && states(nm) && (nm.Cues[content.Addition] == 0 || nm.Cues[content.Change] > 0) &&
 					(jac >= 0.3 || changeOnSubject(nm, jac, c) || e.frame(i, j, &pairFrame) >= updateFrame) {
 					e.updated[older] = true

@@ -1364,11 +1364,12 @@ func (z *Analyzer) possessors(dst []uint64) []uint64 {
 }
 
 // roleNear reports whether word i or the one after it names a role
-// (roleWords): "Alphabet's CEO", "Alphabet's chief executive", "Leo's
-// football coach" speak of the possessor's role.
+// (roleWords) or what one holds as a role (holdingWords): "Alphabet's
+// CEO", "Alphabet's chief executive", "Leo's football coach", "Messi's
+// team" speak of the possessor's role.
 func (z *Analyzer) roleNear(i int) bool {
 	for k := i; k <= i+1 && k < len(z.words); k++ {
-		if e := lexicon[string(z.tok(k))]; e.role > 0 || e.plural {
+		if e := lexicon[string(z.tok(k))]; e.role > 0 || e.plural || e.holding {
 			return true
 		}
 		if z.endsSentence(k) {

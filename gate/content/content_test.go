@@ -1331,7 +1331,8 @@ func TestNamesOnlyAnotherRole(t *testing.T) {
 
 // TestOnlyPossessor: a name that stands only as the possessor of someone
 // else, in one word or several ("Sara Collins's brother"), ties a role to
-// that someone.
+// that someone; the possessor of a role, or of what one holds as a role
+// (a team, a home: holdingWords), holds it.
 func TestOnlyPossessor(t *testing.T) {
 	tests := []struct {
 		text, word string
@@ -1343,6 +1344,11 @@ func TestOnlyPossessor(t *testing.T) {
 		{"Sara Collins lives in Bristol; Sara Collins's brother Mark lives in Leeds.", "sara", false},
 		{"The CEO's assistant, Tom Hale, lives in Leeds.", "tom", false},
 		{"Mark Collins lives in Leeds.", "collins", false},
+		{"Newell's Old Boys is Lionel Messi's team.", "messi", false},
+		{"Uncle Ravi's home is in Saltmere, near the old harbour.", "ravi", false},
+		{"Priya's new employer is Google.", "priya", false},
+		{"Priya's husband Raj now works for Google.", "priya", true},
+		{"Anna's charity in Lisbon saved many lives.", "anna", true},
 	}
 	for _, tt := range tests {
 		a := analyze(tt.text)

@@ -16,6 +16,7 @@ type entry struct {
 	role     uint8     // 1 + the class of a one-holder role it names (roleWords), 0 for none
 	roleCtx  uint8     // 1 + the index in roleContexts of the words it needs beside it, 0 for none
 	plural   bool      // a role in the plural (rolePlurals)
+	holding  bool      // a thing its possessor holds as one holds a role (holdingWords)
 	hedge    bool      // makes a statement less than an assertion (hedgeWords)
 	doubt    bool      // makes it less than certain (doubtWords)
 	silent   bool      // in the lexicon for the one-holder rule only (a role, hedge or addition) or as an act: unknown to everything else
@@ -310,6 +311,13 @@ const doubtWords = "probably maybe perhaps might could reportedly rumoured rumor
 // them.
 const whileWords = "temporarily temporary interim covering covers during while until meanwhile seasonal " +
 	"winter winters summer summers term weekdays weekends"
+
+// holdingWords name what a possessor holds as one holds a role: a
+// team, an employer, a home. "Newell's Old Boys is Lionel Messi's team"
+// and "Uncle Ravi's home is in Saltmere" say where Messi plays and where
+// Ravi lives, as "Mia's brother plays for Arsenal" says nothing of Mia
+// (Analysis.Possessors).
+const holdingWords = "team club side employer company home house flat place address"
 
 // additionWords add a holder to those known rather than replace one
 // (the Addition cue): "also", "too", "a second coach", "another dentist",
@@ -632,6 +640,9 @@ func init() {
 	}
 	for _, w := range strings.Fields(rolePlurals) {
 		quiet(w, func(e *entry) { e.plural = true })
+	}
+	for _, w := range strings.Fields(holdingWords) {
+		quiet(w, func(e *entry) { e.holding = true })
 	}
 	for _, w := range strings.Fields(additionWords) {
 		quiet(w, func(e *entry) { e.cues |= 1 << Addition })
