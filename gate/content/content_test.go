@@ -1347,6 +1347,7 @@ func TestOnlyPossessor(t *testing.T) {
 		{"Newell's Old Boys is Lionel Messi's team.", "messi", false},
 		{"Uncle Ravi's home is in Saltmere, near the old harbour.", "ravi", false},
 		{"Priya's new employer is Google.", "priya", false},
+		{"Jasper Quinn's firm is Ardent Law LLP; he moved over in January.", "quinn", false},
 		{"Priya's husband Raj now works for Google.", "priya", true},
 		{"Anna's charity in Lisbon saved many lives.", "anna", true},
 	}

@@ -313,11 +313,11 @@ const whileWords = "temporarily temporary interim covering covers during while u
 	"winter winters summer summers term weekdays weekends"
 
 // holdingWords name what a possessor holds as one holds a role: a
-// team, an employer, a home. "Newell's Old Boys is Lionel Messi's team"
+// team, an employer or a job, a home. "Newell's Old Boys is Lionel Messi's team"
 // and "Uncle Ravi's home is in Saltmere" say where Messi plays and where
 // Ravi lives, as "Mia's brother plays for Arsenal" says nothing of Mia
 // (Analysis.Possessors).
-const holdingWords = "team club side employer company home house flat place address"
+const holdingWords = "team club side squad employer company firm job workplace office home house flat apartment place address residence"
 
 // additionWords add a holder to those known rather than replace one
 // (the Addition cue): "also", "too", "a second coach", "another dentist",
