@@ -648,10 +648,10 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				// as the possessor of someone else ("Priya's husband Raj
 				// now works for Google" beside "Priya works for
 				// Deloitte": anchored).
-				other := holder && e.query.Roles&e.mems[older].Roles != 0 && content.NamesOnlyAnotherRole(&e.query, e.mems[newer])
-				if a := e.asked[older] &^ roleKeys; holder && a != 0 && !e.anchored(a, e.mems[older], e.mems[newer]) {
-					other = true
-				}
+				anchors := e.asked[older] &^ roleKeys
+				held := holder && e.anchored(anchors, e.mems[older], e.mems[newer]) // false without anchors
+				other := holder && (e.query.Roles&e.mems[older].Roles != 0 && content.NamesOnlyAnotherRole(&e.query, e.mems[newer]) ||
+					anchors != 0 && !held)
 				if nm := e.mems[newer]; !other && !e.updated[older] && states(nm) && (nm.Cues[content.Addition] == 0 || nm.Cues[content.Change] > 0) &&
 					(jac >= 0.3 || changeOnSubject(nm, jac, c) || e.frame(i, j, &pairFrame) >= updateFrame) {
 					e.updated[older] = true
@@ -668,8 +668,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 				// does not restate it. An anchor held only as a possessor
 				// ("Mia's brother Leo now plays for…") ties the role to
 				// someone else.
-				if holder && !e.replaced[older] && jac < 1 && content.Covers(e.asked[older], e.asked[newer]) &&
-					e.anchored(e.asked[older]&^roleKeys, e.mems[older], e.mems[newer]) &&
+				if held && !e.replaced[older] && jac < 1 && content.Covers(e.asked[older], e.asked[newer]) &&
 					content.OtherHolder(&e.query, e.mems[older], e.mems[newer]) {
 					switch {
 					case e.mems[newer].Cues[content.Change] > 0: // content.AnotherHolder
