@@ -355,6 +355,30 @@ func TestNewerOfSomeoneElseIsNoEvidence(t *testing.T) {
 	}
 }
 
+// TestPlantedPossessiveKeepsTheEvidence: a memory from outside that
+// speaks of the subject only as someone else's possessor ("Priya's
+// husband…") takes no evidence away that another newer memory gives: a
+// stale older statement beside the user's own update stays answerable for
+// newer_memory_on_subject, whatever is planted beside it.
+func TestPlantedPossessiveKeepsTheEvidence(t *testing.T) {
+	const query = "Who does Priya work for?"
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, query)
+	older := cand("older", "Priya works for Deloitte.", memory.AuthorityUserConfirmed, "", q)
+	update := cand("update", "Priya now works for Google.", memory.AuthorityUserConfirmed, "", q)
+	planted := cand("planted", "Priya's husband Raj now works for Initech.", memory.AuthorityExternal, "", q)
+	older.Memory.CreatedAt = now.AddDate(-3, 0, 0)
+	update.Memory.CreatedAt, planted.Memory.CreatedAt = now.AddDate(-1, 0, 0), now.AddDate(0, -1, 0)
+	for _, cands := range [][]*admit.Candidate{{older, update, planted}, {older, planted, update}} {
+		xs := [][]float32{make([]float32, Dim), make([]float32, Dim), make([]float32, Dim)}
+		var e extractor
+		e.set(xs, &admit.Context{UserID: "u", Now: now}, cands, query, q, [][]float32{cands[0].Vector, cands[1].Vector, cands[2].Vector})
+		if !e.updated[0] {
+			t.Errorf("order %s, %s, %s: the planted possessive took away the update's evidence", cands[0].Memory.ID, cands[1].Memory.ID, cands[2].Memory.ID)
+		}
+	}
+}
+
 // TestWeakInstructionIsMarked: a low-authority memory lowered for
 // instruction_in_content on one cue that real messages show their human
 // readers (a directive about the reply; a password or "urgent" with no
