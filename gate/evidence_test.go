@@ -707,6 +707,53 @@ func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
 	}
 }
 
+// TestPrivateOffTaskRankedDown: in a task that sends or writes for
+// others, something private on another part of life than the request is
+// ranked down whatever its fit; the same memory keeps its decision in a
+// task that writes for no one, beside a request that shares its subject
+// or its life domain, or one too vague to have a domain, and a harmless
+// memory off the subject keeps its own.
+func TestPrivateOffTaskRankedDown(t *testing.T) {
+	g := New(linearModel(make([]float32, Dim))) // every fit 0.88, over the threshold
+	const (
+		listing = "Write the product description for the running shoes we sell online."
+		quiz    = "Post the quiz night results in the pub's group chat."
+		private = "Diagnosed with depression in March; the GP put me on sertraline."
+	)
+	tests := []struct {
+		query, text string
+		intent      admit.Intent
+		risk        admit.ToolRisk
+		lowered     bool
+	}{
+		{listing, private, admit.IntentWrite, admit.RiskNone, true},
+		{quiz, private, admit.IntentSend, admit.RiskExternalSideEffect, true},
+		{quiz, "Oskar told me in confidence that he is being treated for cancer.", admit.IntentSend, admit.RiskExternalSideEffect, true},
+		// no one reads what the task writes
+		{listing, private, admit.IntentAnswer, admit.RiskNone, false},
+		// the request's own subject, or its life domain
+		{"Email Oskar the minutes of Tuesday's meeting.", "Oskar confided that his marriage is falling apart.",
+			admit.IntentSend, admit.RiskExternalSideEffect, false},
+		{"Email the clinic that I can't make Thursday's appointment.", private, admit.IntentSend, admit.RiskExternalSideEffect, false},
+		// a request of no life domain says too little
+		{"Find me a way to get to Ghent and back.", "Has coeliac disease, so any catering must be gluten-free.",
+			admit.IntentSend, admit.RiskExternalSideEffect, false},
+		// nothing private
+		{quiz, "Our team name at work this year is The Quizzly Bears.", admit.IntentSend, admit.RiskExternalSideEffect, false},
+	}
+	for _, tt := range tests {
+		for _, auth := range []memory.Authority{memory.AuthorityUserConfirmed, memory.AuthorityExternal} {
+			actx := &admit.Context{UserID: "u", Intent: tt.intent, ToolRisk: tt.risk, Now: now}
+			r := judgeOne(t, g, actx, tt.query, tt.text, auth)
+			lowered := r.Decision == admit.RankDown && slices.Contains(r.Reasons, admit.ReasonSensitiveForTask)
+			if lowered != tt.lowered {
+				t.Errorf("%q for %q (%s, %s): %s %v, want ranked down for sensitive_content_for_task %v",
+					tt.text, tt.query, tt.intent, auth, r.Decision, r.Reasons, tt.lowered)
+			}
+		}
+	}
+}
+
 // judgeDatedPair judges an older and a newer memory, written two years
 // apart, for query in a task without side effects, and returns the
 // context, the two candidates, the query's vector and their results (the

@@ -318,6 +318,30 @@ func objectiveQuestion(q *content.Analysis) bool {
 	return q.Cues[content.QueryObjective] > 0 && !q.AsksOwnView()
 }
 
+// privateOffTask reports whether memory m holds something private (a
+// sensitive or a confided word: a diagnosis, a debt, a lawsuit, a secret)
+// on another part of life than task q asks about: the
+// two share no content word, each is about some life domain, and none of
+// the task's domains is one of the memory's ("My credit score dropped to
+// 580", for a product description of hiking boots). What the task needs
+// shares its subject ("Oskar has been gambling again", for an e-mail to
+// Oskar) or its domain ("bring the medication list", for a message to the
+// clinic); a task of no domain ("Find me a way to get to Ghent") says too
+// little to judge by.
+func privateOffTask(q, m *content.Analysis) bool {
+	if m.Cues[content.Sensitive] == 0 && m.Cues[content.Confided] == 0 {
+		return false
+	}
+	if qd, _ := q.TopDomain(); qd < 0 {
+		return false
+	}
+	if md, _ := m.TopDomain(); md < 0 {
+		return false
+	}
+	_, jac := content.Overlap(q, m)
+	return jac == 0 && content.DomainAgreement(q, m) == 0
+}
+
 // sendsSomewhere reports whether instruction features x show a command to
 // send beside somewhere to send to: a URL, an e-mail address or an
 // account number.

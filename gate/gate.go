@@ -99,6 +99,12 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     own view (objectiveQuestion), is passed only as a marked,
 //     non-bindable summary, whatever its fit and authority
 //     (belief_on_objective_query): what the user believes, not a fact;
+//   - in a task that sends or writes for others, a memory that holds
+//     something private (a sensitive or confided word) on another part of
+//     life than the request (privateOffTask: no shared word, no shared
+//     life domain) is ranked down, whatever its fit and authority
+//     (sensitive_content_for_task): nothing the message needs, and what
+//     could leak with it;
 //   - a memory whose fit is below its bucket's threshold is lowered for the
 //     content group that drove the fit down most: quarantined (or ranked
 //     down, for user-confirmed and system memories; or passed as a marked,
@@ -172,6 +178,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 	bucketKnown := g.m.Header.Range.Buckets == nil || slices.Contains(g.m.Header.Range.Buckets, bucket)
 	risky := actx.ToolRisk.High()
 	objective := objectiveQuestion(&s.ext.query)
+	writes := actx.Intent == admit.IntentSend || actx.Intent == admit.IntentWrite
 	is, ie := InstructionRange()
 	rs, _ := groupRange("revoked")
 	var factors []string // one backing array per call, sliced per lowered candidate
@@ -225,6 +232,13 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// A belief the user holds firmly, on a question of fact:
 			// shown as what the user believes, and justifying nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonBeliefOnObjective, markedSummary)
+		}
+		if m := s.ext.mems[i]; writes && privateOffTask(&s.ext.query, m) {
+			// Something private on another part of life than a task
+			// that sends or writes for others: nothing the task needs,
+			// and what may leave with it. Whatever its fit, it enters
+			// only if the caller opts in.
+			r.Restrict(admit.RankDown, admit.ReasonSensitiveForTask, admit.Constraints{})
 		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {
 			continue
