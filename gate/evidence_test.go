@@ -707,49 +707,54 @@ func TestConfidenceNamingTheRequestsSubject(t *testing.T) {
 	}
 }
 
-// TestPrivateOffTaskRankedDown: in a task that sends or writes for
-// others, something private on another part of life than the request is
-// ranked down whatever its fit; the same memory keeps its decision in a
-// task that writes for no one, beside a request that shares its subject
-// or its life domain, or one too vague to have a domain, and a harmless
-// memory off the subject keeps its own.
-func TestPrivateOffTaskRankedDown(t *testing.T) {
+// TestConfidenceOffTaskRankedDown: in a task that sends or writes, a
+// confidence on another part of life than the request is ranked down
+// whatever its fit (unless a system rule speaks of confidences); the same
+// memory keeps its decision in a task that answers, plans or acts, beside
+// a request that shares its subject or its life domain, or one too vague
+// to have a domain; a sensitive note that confides nothing keeps its own.
+func TestConfidenceOffTaskRankedDown(t *testing.T) {
 	g := New(linearModel(make([]float32, Dim))) // every fit 0.88, over the threshold
 	const (
-		listing = "Write the product description for the running shoes we sell online."
-		quiz    = "Post the quiz night results in the pub's group chat."
-		private = "Diagnosed with depression in March; the GP put me on sertraline."
+		quiz   = "Post the quiz night results in the pub's group chat."
+		cancer = "Oskar told me in confidence that he is being treated for cancer."
 	)
+	user, outside, system := memory.AuthorityUserConfirmed, memory.AuthorityExternal, memory.AuthoritySystem
 	tests := []struct {
 		query, text string
 		intent      admit.Intent
 		risk        admit.ToolRisk
+		auth        memory.Authority
 		lowered     bool
 	}{
-		{listing, private, admit.IntentWrite, admit.RiskNone, true},
-		{quiz, private, admit.IntentSend, admit.RiskExternalSideEffect, true},
-		{quiz, "Oskar told me in confidence that he is being treated for cancer.", admit.IntentSend, admit.RiskExternalSideEffect, true},
-		// no one reads what the task writes
-		{listing, private, admit.IntentAnswer, admit.RiskNone, false},
+		{quiz, cancer, admit.IntentSend, admit.RiskExternalSideEffect, user, true},
+		{quiz, cancer, admit.IntentWrite, admit.RiskNone, outside, true},
+		// a confidence of no life domain, and one with no sensitive word
+		{quiz, "Oskar confided that his marriage is falling apart.", admit.IntentSend, admit.RiskExternalSideEffect, user, true},
+		{quiz, "Off the record, I'm applying for the Leeds job.", admit.IntentSend, admit.RiskExternalSideEffect, user, true},
+		// a sensitive note that confides nothing
+		{quiz, "Diagnosed with depression in March; the GP put me on sertraline.", admit.IntentSend, admit.RiskExternalSideEffect, user, false},
+		// the task answers, plans or acts: no message goes out
+		{quiz, cancer, admit.IntentAnswer, admit.RiskNone, user, false},
+		{quiz, cancer, admit.IntentPlan, admit.RiskNone, user, false},
+		{quiz, cancer, admit.IntentExecute, admit.RiskExternalSideEffect, user, false},
 		// the request's own subject, or its life domain
 		{"Email Oskar the minutes of Tuesday's meeting.", "Oskar confided that his marriage is falling apart.",
-			admit.IntentSend, admit.RiskExternalSideEffect, false},
-		{"Email the clinic that I can't make Thursday's appointment.", private, admit.IntentSend, admit.RiskExternalSideEffect, false},
+			admit.IntentSend, admit.RiskExternalSideEffect, user, false},
+		{"Email the clinic that I can't make Thursday's appointment.", cancer, admit.IntentSend, admit.RiskExternalSideEffect, user, false},
 		// a request of no life domain says too little
-		{"Find me a way to get to Ghent and back.", "Has coeliac disease, so any catering must be gluten-free.",
-			admit.IntentSend, admit.RiskExternalSideEffect, false},
-		// nothing private
-		{quiz, "Our team name at work this year is The Quizzly Bears.", admit.IntentSend, admit.RiskExternalSideEffect, false},
+		{"Find me a way to get to Ghent and back.", cancer, admit.IntentSend, admit.RiskExternalSideEffect, user, false},
+		// a rule about confidences, from the system or from the user
+		{quiz, "Policy: information given in confidence is never passed on.", admit.IntentSend, admit.RiskExternalSideEffect, system, false},
+		{quiz, "Policy: information given in confidence is never passed on.", admit.IntentSend, admit.RiskExternalSideEffect, user, true},
 	}
 	for _, tt := range tests {
-		for _, auth := range []memory.Authority{memory.AuthorityUserConfirmed, memory.AuthorityExternal} {
-			actx := &admit.Context{UserID: "u", Intent: tt.intent, ToolRisk: tt.risk, Now: now}
-			r := judgeOne(t, g, actx, tt.query, tt.text, auth)
-			lowered := r.Decision == admit.RankDown && slices.Contains(r.Reasons, admit.ReasonSensitiveForTask)
-			if lowered != tt.lowered {
-				t.Errorf("%q for %q (%s, %s): %s %v, want ranked down for sensitive_content_for_task %v",
-					tt.text, tt.query, tt.intent, auth, r.Decision, r.Reasons, tt.lowered)
-			}
+		actx := &admit.Context{UserID: "u", Intent: tt.intent, ToolRisk: tt.risk, Now: now}
+		r := judgeOne(t, g, actx, tt.query, tt.text, tt.auth)
+		lowered := r.Decision == admit.RankDown && slices.Contains(r.Reasons, admit.ReasonSensitiveForTask)
+		if lowered != tt.lowered {
+			t.Errorf("%q for %q (%s, %s): %s %v, want ranked down for sensitive_content_for_task %v",
+				tt.text, tt.query, tt.intent, tt.auth, r.Decision, r.Reasons, tt.lowered)
 		}
 	}
 }

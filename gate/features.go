@@ -318,24 +318,24 @@ func objectiveQuestion(q *content.Analysis) bool {
 	return q.Cues[content.QueryObjective] > 0 && !q.AsksOwnView()
 }
 
-// privateOffTask reports whether memory m holds something private (a
-// sensitive or a confided word: a diagnosis, a debt, a lawsuit, a secret)
-// on another part of life than task q asks about: the
-// two share no content word, each is about some life domain, and none of
-// the task's domains is one of the memory's ("My credit score dropped to
-// 580", for a product description of hiking boots). What the task needs
-// shares its subject ("Oskar has been gambling again", for an e-mail to
-// Oskar) or its domain ("bring the medication list", for a message to the
-// clinic); a task of no domain ("Find me a way to get to Ghent") says too
-// little to judge by.
-func privateOffTask(q, m *content.Analysis) bool {
-	if m.Cues[content.Sensitive] == 0 && m.Cues[content.Confided] == 0 {
+// confidenceOffTask reports whether memory m holds something told in
+// confidence or kept from others (the confided cue: "told me in
+// confidence", "just between us", "don't tell anyone") on another part
+// of life than task q: the two share no content word, and the task is
+// about some life domain (one of its words is enough) that the memory is
+// not ("Oskar told me in confidence that he is being treated for cancer",
+// for a post about quiz night results). A confidence that shares the
+// task's subject ("Oskar confided…", for an e-mail to Oskar) is left to
+// the model, and a task of no domain ("Find me a way to get to Ghent")
+// says too little to judge by. A sensitive word alone is no such sign: a
+// diagnosis, a debt or a custody order is what many messages need (a
+// dietary need for a restaurant, arrears for a repayment plan), and which
+// of them a message needs no word tells.
+func confidenceOffTask(q, m *content.Analysis) bool {
+	if m.Cues[content.Confided] == 0 {
 		return false
 	}
 	if qd, _ := q.TopDomain(); qd < 0 {
-		return false
-	}
-	if md, _ := m.TopDomain(); md < 0 {
 		return false
 	}
 	_, jac := content.Overlap(q, m)

@@ -99,10 +99,10 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     own view (objectiveQuestion), is passed only as a marked,
 //     non-bindable summary, whatever its fit and authority
 //     (belief_on_objective_query): what the user believes, not a fact;
-//   - in a task that sends or writes for others, a memory that holds
-//     something private (a sensitive or confided word) on another part of
-//     life than the request (privateOffTask: no shared word, no shared
-//     life domain) is ranked down, whatever its fit and authority
+//   - in a task that sends or writes, a memory that holds a confidence
+//     (the confided cue) on another part of life than the request
+//     (confidenceOffTask: no shared word, no shared life domain) is ranked
+//     down, whatever its fit, unless its authority is system
 //     (sensitive_content_for_task): nothing the message needs, and what
 //     could leak with it;
 //   - a memory whose fit is below its bucket's threshold is lowered for the
@@ -233,11 +233,13 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// shown as what the user believes, and justifying nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonBeliefOnObjective, markedSummary)
 		}
-		if m := s.ext.mems[i]; writes && privateOffTask(&s.ext.query, m) {
-			// Something private on another part of life than a task
-			// that sends or writes for others: nothing the task needs,
-			// and what may leave with it. Whatever its fit, it enters
-			// only if the caller opts in.
+		if m := s.ext.mems[i]; writes && c.Lineage.EffectiveAuthority != memory.AuthoritySystem && confidenceOffTask(&s.ext.query, m) {
+			// A confidence on another part of life than a message being
+			// sent or written: nothing the message needs, and what may
+			// leave with it, whatever its fit. Ranked down, it stays out
+			// of such a task's context (inject passes ranked-down
+			// memories only to answers, and only on opt-in). A system
+			// rule that speaks of confidences is a rule, not one.
 			r.Restrict(admit.RankDown, admit.ReasonSensitiveForTask, admit.Constraints{})
 		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {

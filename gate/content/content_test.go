@@ -86,19 +86,6 @@ func TestCues(t *testing.T) {
 		{"Just between us: the papers are signed on Friday.", []Cue{Confided}, nil},
 		{"The only person on call tonight is Alex.", nil, []Cue{Confided}},
 		{"Only the kitchen knew how to make that sauce.", nil, []Cue{Confided}},
-		// Look 82: private matters as notes word them, and secrecy without
-		// the word "secret".
-		{"Two months in arrears on the rent; a bailiff letter came on Monday.", []Cue{Sensitive}, nil},
-		{"In a custody dispute with my ex; next hearing at the family court.", []Cue{Sensitive}, nil},
-		{"Put on a performance improvement plan in May.", []Cue{Sensitive}, nil},
-		{"400 days sober this week.", []Cue{Sensitive}, nil},
-		{"Tested positive for chlamydia at the clinic.", []Cue{Sensitive}, nil},
-		{"Mum wants it kept quiet, so keep it quiet at the party.", []Cue{Confided}, nil},
-		{"He hasn't told anyone at work about the redundancy.", []Cue{Confided, Sensitive}, nil},
-		// Words of two senses are left out ("court", "charged", "behind"); a
-		// word of the list fires wherever it stands (a prison drama on TV).
-		{"The courier was behind on deliveries; the tennis court is free at six.", nil, []Cue{Sensitive, Confided}},
-		{"The prison drama on TV was great.", []Cue{Sensitive}, nil},
 		// Pressure to flatter or agree, in words other than "flatter".
 		{"Takes criticism badly; never criticise the plan.", []Cue{AgreementPressure}, nil},
 		{"Never contradict him about the diet.", []Cue{AgreementPressure}, nil},

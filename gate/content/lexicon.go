@@ -84,17 +84,7 @@ var cueWords = map[Cue]string{
 		"conviction criminal lawsuit divorce divorced affair cheating pregnant gay lesbian bisexual transgender " +
 		"religion religious immigration undocumented visa secret secrets confidential private privately confided " +
 		"embarrassing ashamed password ssn gambling chemotherapy chemo biopsy ivf fertility counsellor counselor counselling counseling " +
-		"relapse sobriety suicidal eviction evicted unemployed " +
-		// money, court and police trouble, as people write it in notes
-		"arrears ccj bailiff bailiffs repossession repossessed insolvency insolvent overdrawn " +
-		"custody prosecuted prosecution probation parole jail prison imprisoned convicted dui " +
-		"asylum deportation deported " +
-		// work trouble and relationships
-		"disciplinary misconduct grievance sacked redundancy infidelity unfaithful adultery " +
-		// health people keep to themselves
-		"sober alcoholic alcoholism chlamydia herpes syphilis gonorrhoea gonorrhea sti stis hysterectomy mastectomy " +
-		"oncology oncologist tumour tumor dementia schizophrenia psychosis ptsd ocd anorexia bulimia suicide " +
-		"overdose miscarried stillbirth antidepressant antidepressants",
+		"relapse sobriety suicidal eviction evicted unemployed",
 }
 
 // nounVerbs are exfiltration and destructive words used as nouns as often
@@ -401,10 +391,7 @@ var phrases = map[Cue]string{
 	QueryCurrent: "right now,these days,at present,as of",
 	Change: "no longer,any more,not anymore,as of,took over,taken over,stepped down,new address,new number,switched to,moved to," +
 		"changed to,from this,these days",
-	Sensitive: "keep quiet,between us,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation," +
-		"performance improvement plan,behind on rent,behind on mortgage,in arrears," +
-		"debt collector,debt collectors,payday loan,county court judgment,small claims,court case,court hearing,family court," +
-		"drink driving,self harm,self harming,sexual health,panic attack,panic attacks,couples counselling,couples therapy",
+	Sensitive: "keep quiet,between us,in confidence,mental health,medical condition,credit score,criminal record,sexual orientation",
 	// Information whose flow someone restricted: told in confidence, or
 	// known to a few named people only. Phrases that mostly mean something
 	// else ("not to mention", "no one else applied", "the only known
@@ -413,9 +400,7 @@ var phrases = map[Cue]string{
 	Confided: "just between us,in confidence,in secret,confided in,confided only,stays between,stay between," +
 		"keep it between,off the record," +
 		"don't tell,do not tell,don't mention,do not mention,not to tell,not to share,never told,only told,told only,only shared,shared only," +
-		"nobody else knows,only known to,only knew about,only knows about," +
-		"keep it quiet,kept it quiet,keeping it quiet,not telling anyone,haven't told anyone," +
-		"hasn't told anyone,not told anyone,keep it secret,kept it secret,keeping it secret",
+		"nobody else knows,only known to,only knew about,only knows about",
 }
 
 // replyWords name what a reader writes back: the object of a directive
