@@ -239,7 +239,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// leave with it, whatever its fit. Ranked down, it stays out
 			// of such a task's context (inject passes ranked-down
 			// memories only to answers, and only on opt-in). A system
-			// rule that speaks of confidences is a rule, not one.
+			// rule that speaks of confidences is a rule, not a confidence.
 			r.Restrict(admit.RankDown, admit.ReasonSensitiveForTask, admit.Constraints{})
 		}
 		if fit >= t && !(instruction && !highAuthority) && !restates {
