@@ -403,12 +403,19 @@ func TestZeroAllocsPerCandidate(t *testing.T) {
 		results[0].Decision = admit.Admit
 		g.Judge(context.Background(), actx, cands, results)
 	}
-	run()
-	if results[0].Decision != admit.Admit {
-		t.Fatalf("the sample candidate is lowered (%v); pick one the model admits: the zero-allocation path is the admitted one", results[0].Reasons)
-	}
-	if a := testing.AllocsPerRun(200, run); a != 0 {
-		t.Fatalf("%v allocations per admitted candidate", a)
+	// The benchmark's note, and a confidence on the task's subject
+	// (judgeQuery), which rule 13 reads (confidenceOffTask) before it lets
+	// it pass.
+	for _, text := range []string{cands[0].Memory.Text,
+		"Atlas retro, in confidence: the team wants the notes by Friday"} {
+		cands[0].Memory.Text = text
+		run()
+		if results[0].Decision != admit.Admit {
+			t.Fatalf("%q is lowered (%v); pick one the model admits: the zero-allocation path is the admitted one", text, results[0].Reasons)
+		}
+		if a := testing.AllocsPerRun(200, run); a != 0 {
+			t.Fatalf("%q: %v allocations per admitted candidate", text, a)
+		}
 	}
 }
 
