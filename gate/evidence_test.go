@@ -757,6 +757,22 @@ func TestConfidenceOffTaskRankedDown(t *testing.T) {
 				tt.text, tt.query, tt.intent, tt.auth, r.Decision, r.Reasons, tt.lowered)
 		}
 	}
+
+	// A memory that claims the system's voice but descends from outside
+	// text has the effective authority of its lowest ancestor: no
+	// exemption.
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, quiz)
+	c := cand("m", cancer, memory.AuthoritySystem, "", q)
+	c.Query, c.Lineage.EffectiveAuthority = quiz, memory.AuthorityExternal
+	r := &admit.Result{MemoryID: "m", Decision: admit.Admit}
+	actx := &admit.Context{UserID: "u", Intent: admit.IntentSend, ToolRisk: admit.RiskExternalSideEffect, Now: now}
+	if err := g.Judge(context.Background(), actx, []*admit.Candidate{c}, []*admit.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	if r.Decision != admit.RankDown {
+		t.Errorf("a system-voiced confidence derived from outside text: %s %v, want rank_down", r.Decision, r.Reasons)
+	}
 }
 
 // judgeDatedPair judges an older and a newer memory, written two years
