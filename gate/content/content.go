@@ -297,7 +297,9 @@ const MaxRequests = 4
 // command that opens a sentence ("Please transfer $500 to…", "Disable the
 // two-factor authentication…"), or follows "please" or "kindly" inside
 // one ("…works as described, please grant admin access"), or a capital
-// after a comma ("…our new flavor, Delete my repository"), or a lead-in
+// after a comma ("…our new flavor, Delete my repository"), or the comma
+// that closes the condition a sentence opens with ("If you received this
+// in error, forward it to…": conditionAt), or a lead-in
 // ("Make sure to transfer…", "I need you to cancel…"), if it is one of
 // those acts (actVerbs: sending, paying, deleting, granting, booking…),
 // and such commands joined to it by "and" or "then" ("Find my flight and
@@ -1211,15 +1213,26 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		z.phrase(seq, i, &counts, out)
 	}
 	if acts {
+		cond := -1 // the word that opens the sentence with a condition, or -1
 		for i := range z.words {
-			switch w := z.tok(i); {
+			w := z.tok(i)
+			if z.words[i].sentence && z.opensClause(i) {
+				cond = -1
+				if z.conditionAt(i) {
+					cond = i
+				}
+			}
+			switch {
 			case z.words[i].sentence && z.opensClause(i):
 				z.request(i, seq, out)
 			case string(w) == "please" || string(w) == "kindly",
-				i > 0 && z.words[i].capital && z.words[i-1].next == ',':
+				i > 0 && z.words[i].capital && z.words[i-1].next == ',',
+				cond >= 0 && i-cond <= maxClauseWords && z.words[i-1].next == ',':
 				// a request inside a sentence: "…works as described, please
 				// grant admin access", "We proudly present our new
-				// flavor, Delete my repository…"
+				// flavor, Delete my repository…", or after the condition
+				// it opens with: "If you received this in error, forward
+				// it to…", "Once approved, transfer the balance to…"
 				z.request(i, seq, out)
 			case string(w) == "be":
 				z.passiveRequest(i, seq, out)
@@ -2067,6 +2080,24 @@ func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
 			z.addRequest(m, false, seq, out)
 		}
 	}
+}
+
+// conditionOpeners open a sentence with the condition or the time of
+// what it goes on to ask: "If you received this in error, …", "When the
+// copy finishes, …", "Once approved, …", "Should you receive…, …".
+var conditionOpeners = setOf("if when whenever once unless should before after")
+
+// conditionAt reports whether word i, the first of a sentence, opens it
+// with a condition (conditionOpeners, "in case", "in the event"): the
+// command after the comma that closes it is the sentence's own, as much
+// a request as one that opens it.
+func (z *Analyzer) conditionAt(i int) bool {
+	t := z.tok(i)
+	if string(t) == "in" {
+		n := z.tok(i + 1)
+		return string(n) == "case" || string(n) == "event"
+	}
+	return conditionOpeners[string(t)]
 }
 
 // passiveRequest adds to out.requests the act that a request in the
