@@ -115,7 +115,12 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     content, passed only as a marked,
 //     non-bindable summary for a stated belief on an objective question,
 //     ranked down for a newer memory on the same subject or a topic that
-//     does not fit the task;
+//     does not fit the task; when the group that drove it down most has
+//     no evidence but the instruction group drove it down too, with its
+//     evidence (instructionLowered), a memory from anyone but the user or
+//     the system is passed as a marked, non-bindable summary
+//     (instruction_in_content), needing the user's confirmation in a
+//     risky task;
 //   - a low-fit memory with no content reason, or outside what the model was
 //     trained on, keeps the envelope's decision in tasks without side
 //     effects and passes only as a summary needing the user's confirmation
@@ -247,6 +252,7 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 		}
 		g.lifts(s)
 		var reason admit.Reason
+		unattributed := false // instruction_in_content named though another group lowered the fit more
 		switch {
 		case restates:
 			reason = admit.ReasonRestatesRevoked
@@ -261,12 +267,27 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			}
 		default:
 			reason = g.contentReason(s, i, highAuthority)
+			if reason == "" && !highAuthority && g.instructionLowered(s) {
+				reason, unattributed = admit.ReasonInstructionContent, true
+			}
 		}
 		switch reason {
 		case admit.ReasonInstructionContent:
 			switch {
 			case highAuthority:
 				r.Restrict(admit.RankDown, reason, admit.Constraints{})
+			case unattributed:
+				// The evidence of an instruction lowered the fit, though a
+				// group with no evidence (the memory unlike the query, say)
+				// lowered it more: which of the two a training weighs more
+				// is the draw of its seed, and text from outside with such
+				// evidence must not pass whole on that draw. The memory is
+				// shown, marked, and justifies nothing; in a risky task,
+				// as the deferral would, it asks the user's confirmation.
+				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
+				if risky {
+					r.Restrict(r.Decision, reason, admit.Constraints{RequireUserConfirmation: true})
+				}
 			case !instruction && (weakInstruction(s.x[is:ie]) || harmlessInstruction(s.xs[i][is:ie], s.ext.mems[i])):
 				// One cue of an instruction, and one that real messages
 				// show their readers too: a directive about the reply
@@ -398,6 +419,18 @@ func (g *Gate) contentReason(s *scratch, i int, highAuthority bool) admit.Reason
 		}
 	}
 	return groups[best].reason
+}
+
+// instructionGroup is the index of the instruction group in groups.
+var instructionGroup = slices.IndexFunc(groups, func(gr group) bool { return gr.reason == admit.ReasonInstructionContent })
+
+// instructionLowered reports whether the instruction group lowered the
+// fit (s.lift) by minReasonLift or more with its evidence there: an
+// instruction's cue that is part of why the fit is low, whether or not it
+// is the largest part.
+func (g *Gate) instructionLowered(s *scratch) bool {
+	gi := instructionGroup
+	return s.lift[gi] >= minReasonLift && evidence(gi, s.x[g.starts[gi]:g.ends[gi]], false)
 }
 
 // topFactors appends the names of the n feature groups whose removal raises
