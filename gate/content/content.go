@@ -297,9 +297,10 @@ const MaxRequests = 4
 // command that opens a sentence ("Please transfer $500 to…", "Disable the
 // two-factor authentication…"), or follows "please" or "kindly" inside
 // one ("…works as described, please grant admin access"), or a capital
-// after a comma ("…our new flavor, Delete my repository"), or the comma
-// that closes the condition a sentence opens with ("If you received this
-// in error, forward it to…": conditionAt), or a lead-in
+// after a comma ("…our new flavor, Delete my repository"), or a comma in
+// a sentence that opens with a condition, before what it acts on ("If
+// you received this in error, forward it to…": conditionalRequest), or a
+// lead-in
 // ("Make sure to transfer…", "I need you to cancel…"), if it is one of
 // those acts (actVerbs: sending, paying, deleting, granting, booking…),
 // and such commands joined to it by "and" or "then" ("Find my flight and
@@ -1138,7 +1139,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		if e.view != 0 {
 			z.ownViewAt(i, e.view, out)
 		}
-		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways") && z.asksHowAt(i) {
+		if (string(tok) == "how" || string(tok) == "way" || string(tok) == "ways" || string(tok) == "what") && z.asksHowAt(i) {
 			out.asksHow = true
 		}
 		if z.perfectAt(i) {
@@ -1213,27 +1214,31 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		z.phrase(seq, i, &counts, out)
 	}
 	if acts {
-		cond := -1 // the word that opens the sentence with a condition, or -1
+		cond := -1 // the word that opens the sentence with a condition (conditionAt), or -1
 		for i := range z.words {
 			w := z.tok(i)
-			if z.words[i].sentence && z.opensClause(i) {
+			opens := z.words[i].sentence && z.opensClause(i)
+			if opens {
 				cond = -1
-				if z.conditionAt(i) {
+				if z.conditionAt(i) && !z.questionFrom(i) {
 					cond = i
 				}
 			}
 			switch {
-			case z.words[i].sentence && z.opensClause(i):
+			case opens:
 				z.request(i, seq, out)
 			case string(w) == "please" || string(w) == "kindly",
-				i > 0 && z.words[i].capital && z.words[i-1].next == ',',
-				cond >= 0 && i-cond <= maxClauseWords && z.words[i-1].next == ',':
+				i > 0 && z.words[i].capital && z.words[i-1].next == ',':
 				// a request inside a sentence: "…works as described, please
 				// grant admin access", "We proudly present our new
-				// flavor, Delete my repository…", or after the condition
-				// it opens with: "If you received this in error, forward
-				// it to…", "Once approved, transfer the balance to…"
+				// flavor, Delete my repository…"
 				z.request(i, seq, out)
+			case cond >= 0 && i-cond <= maxClauseWords && z.words[i-1].next == ',':
+				// after a comma in a sentence that opens with a condition
+				// (i > cond: the opener itself is the case above): "If
+				// you received this in error, forward it to…", "…, do not
+				// read or print, forward it…"
+				z.conditionalRequest(i, seq, out)
 			case string(w) == "be":
 				z.passiveRequest(i, seq, out)
 			}
@@ -2035,18 +2040,26 @@ func (z *Analyzer) actBeforeObject(k int) bool {
 	return actVerbs[string(z.tok(k))] && (objectStarts[string(z.tok(k+1))] || objectPronouns[string(z.tok(k+1))])
 }
 
-// asksHowAt reports whether word i, "how" or "way", asks for a way to do
-// something: "how to…", "how do I…", "how can we…", "the best way to…",
-// "the quickest way of…". A word that ends its sentence asks for none:
-// "I know how.", and "What's the quickest way?" too, whose way is not
-// named. Nor do "How does the weather look?" and "the right way round".
+// asksHowAt reports whether word i, "how", "way" or "what", asks for a
+// way to do something: "how to…", "how do I…", "how can we…", "the best
+// way to…", "the quickest way of…", "what do I do if…", "what should we
+// do about…", "what to do when…". A word that ends its sentence asks for
+// none: "I know how.", and "What's the quickest way?" too, whose way is
+// not named. Nor do "How does the weather look?", "the right way round"
+// and "What do I owe?".
 func (z *Analyzer) asksHowAt(i int) bool {
 	if z.requestEnds(i) {
 		return false
 	}
 	next := z.tok(i + 1)
-	if string(z.tok(i)) == "how" {
+	switch string(z.tok(i)) {
+	case "how":
 		return string(next) == "to" || howAsks[string(next)] && askers[string(z.tok(i+2))]
+	case "what":
+		if string(next) == "to" {
+			return string(z.tok(i+2)) == "do"
+		}
+		return howAsks[string(next)] && askers[string(z.tok(i+2))] && string(z.tok(i+3)) == "do"
 	}
 	return i > 0 && wayAdjectives[string(z.tok(i-1))] &&
 		(string(next) == "to" || string(next) == "for" || string(next) == "of" || i == len(z.words)-1)
@@ -2065,6 +2078,13 @@ func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
 			return
 		}
 	}
+	z.requestAt(s, k, seq, out)
+}
+
+// requestAt adds to out.requests the act at word k that the clause
+// starting at word s asks for, and the acts joined to it by "and" or
+// "then" before the sentence ends, unless "never" stands before it.
+func (z *Analyzer) requestAt(s, k int, seq []uint64, out *Analysis) {
 	for i := s; i < k; i++ {
 		if string(z.tok(i)) == "never" {
 			return
@@ -2083,21 +2103,78 @@ func (z *Analyzer) request(s int, seq []uint64, out *Analysis) {
 }
 
 // conditionOpeners open a sentence with the condition or the time of
-// what it goes on to ask: "If you received this in error, …", "When the
-// copy finishes, …", "Once approved, …", "Should you receive…, …".
+// what it goes on to ask, so that its command stands after a comma: "If
+// you received this in error, …", "Unless told otherwise, …", "When the
+// copy finishes, …", "Once approved, …", "Before replying, …", "Should
+// you receive…, …". A notice to whoever received a message by mistake
+// opens with some of them too (noticeOpeners).
 var conditionOpeners = setOf("if when whenever once unless should before after")
 
 // conditionAt reports whether word i, the first of a sentence, opens it
-// with a condition (conditionOpeners, "in case", "in the event"): the
-// command after the comma that closes it is the sentence's own, as much
-// a request as one that opens it.
+// with a condition or a time (conditionOpeners, "in case", "in the
+// event"): a command after a comma of that sentence is its own, as much a
+// request as one that opens it (conditionalRequest).
 func (z *Analyzer) conditionAt(i int) bool {
 	t := z.tok(i)
 	if string(t) == "in" {
 		n := z.tok(i + 1)
-		return string(n) == "case" || string(n) == "event"
+		return string(n) == "case" || string(n) == "the" && string(z.tok(i+2)) == "event"
 	}
 	return conditionOpeners[string(t)]
+}
+
+// questionFrom reports whether the sentence that starts at word i ends
+// with a question mark within maxClauseWords words: "Should we cancel
+// the order, pay the deposit, or wait?" asks the one it is put to.
+func (z *Analyzer) questionFrom(i int) bool {
+	for j := i; j < len(z.words) && j-i < maxClauseWords; j++ {
+		if z.requestEnds(j) {
+			return z.words[j].next == '?'
+		}
+	}
+	return false
+}
+
+// conditionalRequest adds to out.requests the acts that the words after a
+// comma at word s ask for, in a sentence that opens with a condition: a
+// lead-in's act ("make sure to transfer…"), an act beyond the reply
+// before what it acts on, a name or an amount, after softeners ("forward
+// it…", "please delete all…", "grant HomeServ access…", "wire 5,000
+// to…"), or another command, and the acts joined to it (requestAt: "reply
+// with your NHS number and pay the fee…"). An act that is a noun as often
+// counts only so here: "After the profit warning, share prices fell"
+// asks for nothing.
+func (z *Analyzer) conditionalRequest(s int, seq []uint64, out *Analysis) {
+	k := z.leadInAct(s)
+	if k < 0 {
+		j := s
+		for j < len(z.words)-1 && j < s+4 && softeners[string(z.tok(j))] {
+			j++ // "please", "just", "then", "simply"…
+		}
+		switch {
+		case actVerbs[string(z.tok(j))]:
+			if z.actBeforeObject(j) || z.nameOrAmountAfter(j) {
+				k = j
+			}
+		case z.imperativeAt(j):
+			k = j // another command, whose joined acts count: "reply with your PIN and pay the fee…"
+		}
+	}
+	if k >= 0 {
+		z.requestAt(s, k, seq, out)
+	}
+}
+
+// nameOrAmountAfter reports whether the word after word k is a name or an
+// amount: what an act acts on or for ("grant HomeServ full access…",
+// "wire 12,000 EUR…"), as no noun after it is ("share prices", "order
+// numbers").
+func (z *Analyzer) nameOrAmountAfter(k int) bool {
+	if k+1 >= len(z.words) {
+		return false
+	}
+	n := &z.words[k+1]
+	return isDigit(z.tok(k + 1)[0]) || n.capital && !n.sentence
 }
 
 // passiveRequest adds to out.requests the act that a request in the
