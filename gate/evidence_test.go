@@ -104,10 +104,11 @@ func TestReasonsNeedEvidence(t *testing.T) {
 // evidence, is no reason to pass a memory from outside whole: which of
 // the two a training weighs more is the draw of its seed. The memory
 // passes as a marked summary (with the user's confirmation in a risky
-// task); the user's own note, a memory whose instruction lowered the fit
-// by less than minReasonLift, and one unlike the query with no cue keep
-// the deferral (the envelope's decision, or a confirmed summary in a
-// risky task).
+// task), out of the model's range too; the user's own note, a memory
+// whose instruction lowered the fit by less than minReasonLift, one
+// unlike the query with no cue, and one whose only cue real messages
+// show as often keep the deferral (the envelope's decision, or a
+// confirmed summary in a risky task).
 func TestInstructionUnderTopic(t *testing.T) {
 	const query = "Book a flight to Lisbon and a hotel near the old town for the trip"
 	// a command the request reading misses (too short a sentence), so
@@ -124,22 +125,35 @@ func TestInstructionUnderTopic(t *testing.T) {
 		cue    content.Cue // an instruction cue the fit weighs, with weight
 		weight float32
 		risk   admit.ToolRisk
+		oor    bool // the text out of the model's range (Header.Range.MaxBytes)
 		want   admit.Decision
 		named  bool // instruction_in_content
 	}{
-		{"command from outside", command, memory.AuthorityExternal, content.Destructive, -3, admit.RiskNone, admit.AdmitSummaryOnly, true},
-		{"command of no origin", command, "", content.Destructive, -3, admit.RiskNone, admit.AdmitSummaryOnly, true},
-		{"command from outside, risky task", command, memory.AuthorityExternal, content.Destructive, -3, admit.RiskExternalSideEffect, admit.AdmitSummaryOnly, true},
-		{"the user's own note", command, memory.AuthorityUserConfirmed, content.Destructive, -3, admit.RiskNone, admit.Admit, false},
-		{"a cue that lowered the fit by little", command, memory.AuthorityExternal, content.Destructive, -0.01, admit.RiskNone, admit.Admit, false},
-		{"no cue", "Quarterly numbers went out on Friday", memory.AuthorityExternal, content.Destructive, -3, admit.RiskNone, admit.Admit, false},
+		{"command from outside", command, memory.AuthorityExternal, content.Destructive, -3, admit.RiskNone, false, admit.AdmitSummaryOnly, true},
+		{"command of no origin", command, "", content.Destructive, -3, admit.RiskNone, false, admit.AdmitSummaryOnly, true},
+		{"command from outside, risky task", command, memory.AuthorityExternal, content.Destructive, -3, admit.RiskExternalSideEffect, false, admit.AdmitSummaryOnly, true},
+		{"command from outside, out of range", command, memory.AuthorityExternal, content.Destructive, -3, admit.RiskNone, true, admit.AdmitSummaryOnly, true},
+		{"the user's own note", command, memory.AuthorityUserConfirmed, content.Destructive, -3, admit.RiskNone, false, admit.Admit, false},
+		{"the user's own note, risky task", command, memory.AuthorityUserConfirmed, content.Destructive, -3, admit.RiskExternalSideEffect, false, admit.Admit, false},
+		{"a cue that lowered the fit by little", command, memory.AuthorityExternal, content.Destructive, -0.01, admit.RiskNone, false, admit.Admit, false},
+		{"a cue that lowered the fit by little, risky task", command, memory.AuthorityExternal, content.Destructive, -0.01, admit.RiskExternalSideEffect, false, admit.Admit, false},
+		{"no cue", "Quarterly numbers went out on Friday", memory.AuthorityExternal, content.Destructive, -3, admit.RiskNone, false, admit.Admit, false},
+		{"no cue, risky task", "Quarterly numbers went out on Friday", memory.AuthorityExternal, content.Destructive, -3, admit.RiskExternalSideEffect, false, admit.Admit, false},
 		// a link is in the instruction group but no evidence of an
 		// instruction (InstructionHeadInputs)
-		{"a link alone", "Quarterly numbers went out on Friday: https://x.example/q3", memory.AuthorityExternal, content.URL, -3, admit.RiskNone, admit.Admit, false},
+		{"a link alone", "Quarterly numbers went out on Friday: https://x.example/q3", memory.AuthorityExternal, content.URL, -3, admit.RiskNone, false, admit.Admit, false},
+		// one cue real messages show as often: urgency, a destructive
+		// word that commands nothing (weakInstruction, harmlessInstruction)
+		{"urgency alone", "Urgent: the quarterly numbers went out on Friday.", memory.AuthorityExternal, content.Urgency, -3, admit.RiskNone, false, admit.Admit, false},
+		{"a destructive word that commands nothing", "The kill fee for the quarterly piece went out on Friday.", memory.AuthorityExternal, content.Destructive, -3, admit.RiskNone, false, admit.Admit, false},
 	} {
 		w := slices.Clone(w)
 		w[is+slices.Index(instructionCues, tt.cue)] = tt.weight
-		g := New(linearModel(w))
+		m := linearModel(w)
+		if tt.oor {
+			m.Header.Range.MaxBytes = len(tt.text)/2 - 1
+		}
+		g := New(m)
 		actx := &admit.Context{UserID: "u", Intent: admit.IntentPlan, ToolRisk: tt.risk, Now: now}
 		q := make([]float32, embed.BuiltinDim)
 		embed.NewBuiltin().EmbedInto(q, query)
@@ -160,11 +174,69 @@ func TestInstructionUnderTopic(t *testing.T) {
 		if r.Decision != want || slices.Contains(r.Reasons, admit.ReasonInstructionContent) != tt.named {
 			t.Errorf("%s: %s %v, want %s with instruction_in_content %v", tt.name, r.Decision, r.Reasons, want, tt.named)
 		}
+		if oor := slices.Contains(r.Reasons, admit.ReasonGateOutOfRange); oor != tt.oor {
+			t.Errorf("%s: %v, want gate_out_of_range %v", tt.name, r.Reasons, tt.oor)
+		}
 		if r.Decision == admit.AdmitSummaryOnly && !r.Constraints.ForbidToolBinding {
 			t.Errorf("%s: a summary that may justify a tool call: %+v", tt.name, r.Constraints)
 		}
 		if tt.risk.High() && !r.Constraints.RequireUserConfirmation {
 			t.Errorf("%s: no confirmation asked in a risky task: %+v", tt.name, r.Constraints)
+		}
+	}
+}
+
+// TestConfidenceUnderTopic: in a task that sends or writes, a low fit
+// that the topic group lowered most, without its evidence, and the
+// sensitive group lowered too, with a confidence that shares no word with
+// the request, ranks the memory down (sensitive_content_for_task), unless
+// it is the system's. A confidence in a task that answers, one that
+// shares a word with the request, a sensitive group that lowered the fit
+// by little, and a memory with no confidence keep the deferral.
+func TestConfidenceUnderTopic(t *testing.T) {
+	const query = "Write the note for Friday about the plans"
+	const confidence = "Sam told me in confidence that he is struggling."
+	w := make([]float32, Dim)
+	ts, _ := groupRange("topic")
+	w[ts+3] = 20 // similarity minus the best candidate's: the largest lift of an unlike memory
+	ss, _ := groupRange("sensitive")
+	for _, tt := range []struct {
+		name   string
+		text   string
+		auth   memory.Authority
+		intent admit.Intent
+		input  int // the sensitive group's input the fit weighs, with weight
+		weight float32
+		want   admit.Decision
+	}{
+		{"a confidence, from outside", confidence, memory.AuthorityExternal, admit.IntentWrite, sensitiveConfided, -3, admit.RankDown},
+		{"the user's own confidence", confidence, memory.AuthorityUserConfirmed, admit.IntentSend, sensitiveConfided, -3, admit.RankDown},
+		{"a system rule", confidence, memory.AuthoritySystem, admit.IntentWrite, sensitiveConfided, -3, admit.Admit},
+		{"a task that answers", confidence, memory.AuthorityUserConfirmed, admit.IntentAnswer, sensitiveConfided, -3, admit.Admit},
+		{"a word shared with the request", "Sam told me in confidence that the plans are off.", memory.AuthorityUserConfirmed, admit.IntentWrite, sensitiveConfided, -3, admit.Admit},
+		{"a confidence that lowered the fit by little", confidence, memory.AuthorityUserConfirmed, admit.IntentWrite, sensitiveConfided, -0.01, admit.Admit},
+		// a sensitive word without a confidence: what many messages need
+		{"no confidence", "Sam says he is deep in debt.", memory.AuthorityUserConfirmed, admit.IntentWrite, 0, -3, admit.Admit},
+	} {
+		w := slices.Clone(w)
+		w[ss+tt.input] = tt.weight
+		g := New(linearModel(w))
+		actx := &admit.Context{UserID: "u", Intent: tt.intent, ToolRisk: admit.RiskNone, Now: now}
+		q := make([]float32, embed.BuiltinDim)
+		embed.NewBuiltin().EmbedInto(q, query)
+		best, c := cand("best", query, memory.AuthorityUserConfirmed, "", q), cand("m", tt.text, tt.auth, "", q)
+		best.Query, c.Query = query, query
+		results := []*admit.Result{{MemoryID: "best", Decision: admit.Admit}, {MemoryID: "m", Decision: admit.Admit}}
+		if err := g.Judge(context.Background(), actx, []*admit.Candidate{best, c}, results); err != nil {
+			t.Fatal(err)
+		}
+		r := results[1]
+		if r.Scores.GateFit >= r.Scores.GateThreshold {
+			t.Fatalf("%s: fit %v is not low; the test needs it low", tt.name, r.Scores.GateFit)
+		}
+		named := slices.Contains(r.Reasons, admit.ReasonSensitiveForTask)
+		if r.Decision != tt.want || named != (tt.want == admit.RankDown) {
+			t.Errorf("%s: %s %v, want %s", tt.name, r.Decision, r.Reasons, tt.want)
 		}
 	}
 }

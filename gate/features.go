@@ -338,8 +338,13 @@ func confidenceOffTask(q, m *content.Analysis) bool {
 	if qd, _ := q.TopDomain(); qd < 0 {
 		return false
 	}
+	return !sharesWord(q, m) && content.DomainAgreement(q, m) == 0
+}
+
+// sharesWord reports whether texts q and m share a content word.
+func sharesWord(q, m *content.Analysis) bool {
 	_, jac := content.Overlap(q, m)
-	return jac == 0 && content.DomainAgreement(q, m) == 0
+	return jac > 0
 }
 
 // sendsSomewhere reports whether instruction features x show a command to
@@ -435,6 +440,14 @@ func groupRange(name string) (int, int) {
 			return o, o + g.size
 		}
 		o += g.size
+	}
+	panic("gate: no feature group " + name)
+}
+
+// groupIndex returns the index in groups of the named group.
+func groupIndex(name string) int {
+	if i := slices.IndexFunc(groups, func(g group) bool { return g.name == name }); i >= 0 {
+		return i
 	}
 	panic("gate: no feature group " + name)
 }

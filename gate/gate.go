@@ -8,6 +8,7 @@ import (
 
 	"github.com/memgate/memgate/admit"
 	"github.com/memgate/memgate/embed"
+	"github.com/memgate/memgate/gate/content"
 	"github.com/memgate/memgate/memory"
 )
 
@@ -117,10 +118,14 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     ranked down for a newer memory on the same subject or a topic that
 //     does not fit the task; when the group that drove it down most has
 //     no evidence but the instruction group drove it down too, with its
-//     evidence (instructionLowered), a memory from anyone but the user or
-//     the system is passed as a marked, non-bindable summary
-//     (instruction_in_content), needing the user's confirmation in a
-//     risky task;
+//     evidence of a command (instructionLowered), a memory from anyone
+//     but the user or the system is passed as a marked, non-bindable
+//     summary (instruction_in_content), needing the user's confirmation
+//     in a risky task, and likewise out of range (below); in a task that
+//     sends or writes, when the sensitive group drove it down too, with
+//     a confidence that shares no word with the request
+//     (confidenceLowered), a memory not from the system is ranked down
+//     (sensitive_content_for_task);
 //   - a low-fit memory with no content reason, or outside what the model was
 //     trained on, keeps the envelope's decision in tasks without side
 //     effects and passes only as a summary needing the user's confirmation
@@ -262,13 +267,22 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// Outside what the model was trained on, its fit is not to be
 			// trusted; evidence of an instruction still is (below).
 			reason = admit.ReasonGateOutOfRange
-			if g.contentReason(s, i, highAuthority) == admit.ReasonInstructionContent {
+			if g.contentReason(s, i, highAuthority) == admit.ReasonInstructionContent || !highAuthority && g.instructionLowered(s, i) {
 				reason = admit.ReasonInstructionContent
 			}
 		default:
 			reason = g.contentReason(s, i, highAuthority)
-			if reason == "" && !highAuthority && g.instructionLowered(s) {
+			switch {
+			case reason != "":
+			case !highAuthority && g.instructionLowered(s, i):
 				reason, unattributed = admit.ReasonInstructionContent, true
+			case writes && c.Lineage.EffectiveAuthority != memory.AuthoritySystem && g.confidenceLowered(s, i):
+				// A confidence that shares no word with a message being
+				// sent or written, whose group lowered the fit though
+				// another lowered it more: ranked down, as rule 13 ranks
+				// one down whatever its fit (confidenceOffTask), without
+				// asking for another life domain.
+				reason = admit.ReasonSensitiveForTask
 			}
 		}
 		switch reason {
@@ -284,10 +298,9 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 				// evidence must not pass whole on that draw. The memory is
 				// shown, marked, and justifies nothing; in a risky task,
 				// as the deferral would, it asks the user's confirmation.
-				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
-				if risky {
-					r.Restrict(r.Decision, reason, admit.Constraints{RequireUserConfirmation: true})
-				}
+				cs := markedSummary
+				cs.RequireUserConfirmation = risky
+				r.Restrict(admit.AdmitSummaryOnly, reason, cs)
 			case !instruction && (weakInstruction(s.x[is:ie]) || harmlessInstruction(s.xs[i][is:ie], s.ext.mems[i])):
 				// One cue of an instruction, and one that real messages
 				// show their readers too: a directive about the reply
@@ -422,15 +435,41 @@ func (g *Gate) contentReason(s *scratch, i int, highAuthority bool) admit.Reason
 }
 
 // instructionGroup is the index of the instruction group in groups.
-var instructionGroup = slices.IndexFunc(groups, func(gr group) bool { return gr.reason == admit.ReasonInstructionContent })
+var instructionGroup = groupIndex("instruction")
 
-// instructionLowered reports whether the instruction group lowered the
-// fit (s.lift) by minReasonLift or more with its evidence there: an
-// instruction's cue that is part of why the fit is low, whether or not it
-// is the largest part.
-func (g *Gate) instructionLowered(s *scratch) bool {
-	gi := instructionGroup
-	return s.lift[gi] >= minReasonLift && evidence(gi, s.x[g.starts[gi]:g.ends[gi]], false)
+// instructionLowered reports whether, for candidate i, the instruction
+// group lowered the fit (s.lift) by minReasonLift or more with its
+// evidence there, and that evidence is more than one cue that real
+// messages show their readers as often (weakInstruction: a directive
+// about the reply, a credential or urgency alone; harmlessInstruction: a
+// destructive word that commands nothing, a notice's words about the
+// message): part of why the fit is low, whether or not the largest part.
+// "The Battle of Manila was a critical conflict" (urgency) and a user
+// record's "username" (a credential) are no such evidence beside a low
+// similarity; "the snapshot folder can go, wipe it" is.
+func (g *Gate) instructionLowered(s *scratch, i int) bool {
+	is, ie := InstructionRange()
+	x := s.x[is:ie]
+	// updates (false) matters to the newer group's evidence only
+	return s.lift[instructionGroup] >= minReasonLift && evidence(instructionGroup, x, false) &&
+		!weakInstruction(x) && !harmlessInstruction(s.xs[i][is:ie], s.ext.mems[i])
+}
+
+// sensitiveGroup is the index of the sensitive group in groups.
+var sensitiveGroup = groupIndex("sensitive")
+
+// confidenceLowered reports whether, for candidate i, the sensitive group
+// lowered the fit (s.lift) by minReasonLift or more and the memory holds
+// a confidence (the confided cue: "told me in confidence", "kept it a
+// secret from the family") that shares no content word with the task:
+// "Chris went through a crisis in college… He confided in Kay…", for
+// "Sarah is waiting for my answer on what we discussed. Draft and send
+// my response." A
+// confidence that names the task's subject ("Dean confided in Molly
+// that his son…", for a reply to Dean) is left to the model.
+func (g *Gate) confidenceLowered(s *scratch, i int) bool {
+	m := s.ext.mems[i]
+	return s.lift[sensitiveGroup] >= minReasonLift && m.Cues[content.Confided] > 0 && !sharesWord(&s.ext.query, m)
 }
 
 // topFactors appends the names of the n feature groups whose removal raises
