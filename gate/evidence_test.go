@@ -134,6 +134,7 @@ func TestInstructionUnderTopic(t *testing.T) {
 		{"command from outside, risky task", command, memory.AuthorityExternal, content.Destructive, -3, admit.RiskExternalSideEffect, false, admit.AdmitSummaryOnly, true},
 		{"command from outside, out of range", command, memory.AuthorityExternal, content.Destructive, -3, admit.RiskNone, true, admit.AdmitSummaryOnly, true},
 		{"the user's own note", command, memory.AuthorityUserConfirmed, content.Destructive, -3, admit.RiskNone, false, admit.Admit, false},
+		{"the user's own note, out of range", command, memory.AuthorityUserConfirmed, content.Destructive, -3, admit.RiskNone, true, admit.Admit, false},
 		{"the user's own note, risky task", command, memory.AuthorityUserConfirmed, content.Destructive, -3, admit.RiskExternalSideEffect, false, admit.Admit, false},
 		{"a cue that lowered the fit by little", command, memory.AuthorityExternal, content.Destructive, -0.01, admit.RiskNone, false, admit.Admit, false},
 		{"a cue that lowered the fit by little, risky task", command, memory.AuthorityExternal, content.Destructive, -0.01, admit.RiskExternalSideEffect, false, admit.Admit, false},
@@ -174,8 +175,10 @@ func TestInstructionUnderTopic(t *testing.T) {
 		if r.Decision != want || slices.Contains(r.Reasons, admit.ReasonInstructionContent) != tt.named {
 			t.Errorf("%s: %s %v, want %s with instruction_in_content %v", tt.name, r.Decision, r.Reasons, want, tt.named)
 		}
-		if oor := slices.Contains(r.Reasons, admit.ReasonGateOutOfRange); oor != tt.oor {
-			t.Errorf("%s: %v, want gate_out_of_range %v", tt.name, r.Reasons, tt.oor)
+		// a deferral out of range, in a task without side effects, names
+		// nothing
+		if oor := slices.Contains(r.Reasons, admit.ReasonGateOutOfRange); oor != (tt.oor && want != admit.Admit) {
+			t.Errorf("%s: %v, want gate_out_of_range %v", tt.name, r.Reasons, tt.oor && want != admit.Admit)
 		}
 		if r.Decision == admit.AdmitSummaryOnly && !r.Constraints.ForbidToolBinding {
 			t.Errorf("%s: a summary that may justify a tool call: %+v", tt.name, r.Constraints)
@@ -208,18 +211,25 @@ func TestConfidenceUnderTopic(t *testing.T) {
 		input  int // the sensitive group's input the fit weighs, with weight
 		weight float32
 		want   admit.Decision
+		secret bool // the secrecy cue of the instruction group weighed too
 	}{
-		{"a confidence, from outside", confidence, memory.AuthorityExternal, admit.IntentWrite, sensitiveConfided, -3, admit.RankDown},
-		{"the user's own confidence", confidence, memory.AuthorityUserConfirmed, admit.IntentSend, sensitiveConfided, -3, admit.RankDown},
-		{"a system rule", confidence, memory.AuthoritySystem, admit.IntentWrite, sensitiveConfided, -3, admit.Admit},
-		{"a task that answers", confidence, memory.AuthorityUserConfirmed, admit.IntentAnswer, sensitiveConfided, -3, admit.Admit},
-		{"a word shared with the request", "Sam told me in confidence that the plans are off.", memory.AuthorityUserConfirmed, admit.IntentWrite, sensitiveConfided, -3, admit.Admit},
-		{"a confidence that lowered the fit by little", confidence, memory.AuthorityUserConfirmed, admit.IntentWrite, sensitiveConfided, -0.01, admit.Admit},
+		{"a confidence, from outside", confidence, memory.AuthorityExternal, admit.IntentWrite, sensitiveConfided, -3, admit.RankDown, false},
+		{"the user's own confidence", confidence, memory.AuthorityUserConfirmed, admit.IntentSend, sensitiveConfided, -3, admit.RankDown, false},
+		{"a system rule", confidence, memory.AuthoritySystem, admit.IntentWrite, sensitiveConfided, -3, admit.Admit, false},
+		{"a task that answers", confidence, memory.AuthorityUserConfirmed, admit.IntentAnswer, sensitiveConfided, -3, admit.Admit, false},
+		{"a word shared with the request", "Sam told me in confidence that the plans are off.", memory.AuthorityUserConfirmed, admit.IntentWrite, sensitiveConfided, -3, admit.Admit, false},
+		{"a confidence that lowered the fit by little", confidence, memory.AuthorityUserConfirmed, admit.IntentWrite, sensitiveConfided, -0.01, admit.Admit, false},
 		// a sensitive word without a confidence: what many messages need
-		{"no confidence", "Sam says he is deep in debt.", memory.AuthorityUserConfirmed, admit.IntentWrite, 0, -3, admit.Admit},
+		{"no confidence", "Sam says he is deep in debt.", memory.AuthorityUserConfirmed, admit.IntentWrite, 0, -3, admit.Admit, false},
+		// the instruction's marking would leave it in the message's context
+		{"a confidence that asks for secrecy", "Sam told me in confidence that he is struggling. Do not tell anyone.", memory.AuthorityExternal, admit.IntentWrite, sensitiveConfided, -3, admit.RankDown, true},
 	} {
 		w := slices.Clone(w)
 		w[ss+tt.input] = tt.weight
+		if tt.secret {
+			is, _ := InstructionRange()
+			w[is+slices.Index(instructionCues, content.Secrecy)] = -3
+		}
 		g := New(linearModel(w))
 		actx := &admit.Context{UserID: "u", Intent: tt.intent, ToolRisk: admit.RiskNone, Now: now}
 		q := make([]float32, embed.BuiltinDim)

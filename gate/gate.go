@@ -274,15 +274,17 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			reason = g.contentReason(s, i, highAuthority)
 			switch {
 			case reason != "":
-			case !highAuthority && g.instructionLowered(s, i):
-				reason, unattributed = admit.ReasonInstructionContent, true
 			case writes && c.Lineage.EffectiveAuthority != memory.AuthoritySystem && g.confidenceLowered(s, i):
 				// A confidence that shares no word with a message being
 				// sent or written, whose group lowered the fit though
 				// another lowered it more: ranked down, as rule 13 ranks
 				// one down whatever its fit (confidenceOffTask), without
-				// asking for another life domain.
+				// asking for another life domain. Checked before the
+				// instruction's marking, which would leave it in the
+				// message's context ("…don't tell anyone").
 				reason = admit.ReasonSensitiveForTask
+			case !highAuthority && g.instructionLowered(s, i):
+				reason, unattributed = admit.ReasonInstructionContent, true
 			}
 		}
 		switch reason {
@@ -448,7 +450,7 @@ var instructionGroup = groupIndex("instruction")
 // record's "username" (a credential) are no such evidence beside a low
 // similarity; "the snapshot folder can go, wipe it" is.
 func (g *Gate) instructionLowered(s *scratch, i int) bool {
-	is, ie := InstructionRange()
+	is, ie := g.starts[instructionGroup], g.ends[instructionGroup]
 	x := s.x[is:ie]
 	// updates (false) matters to the newer group's evidence only
 	return s.lift[instructionGroup] >= minReasonLift && evidence(instructionGroup, x, false) &&
@@ -464,9 +466,9 @@ var sensitiveGroup = groupIndex("sensitive")
 // secret from the family") that shares no content word with the task:
 // "Chris went through a crisis in college… He confided in Kay…", for
 // "Sarah is waiting for my answer on what we discussed. Draft and send
-// my response." A
-// confidence that names the task's subject ("Dean confided in Molly
-// that his son…", for a reply to Dean) is left to the model.
+// my response.". A confidence that names the task's subject ("Dean
+// confided in Molly that his son…", for a reply to Dean) is left to the
+// model.
 func (g *Gate) confidenceLowered(s *scratch, i int) bool {
 	m := s.ext.mems[i]
 	return s.lift[sensitiveGroup] >= minReasonLift && m.Cues[content.Confided] > 0 && !sharesWord(&s.ext.query, m)

@@ -298,10 +298,9 @@ const MaxRequests = 4
 // two-factor authentication…"), or follows "please" or "kindly" inside
 // one ("…works as described, please grant admin access"), or a capital
 // after a comma ("…our new flavor, Delete my repository"), or a comma in
-// a sentence that opens with a condition, before what it acts on ("If
-// you received this in error, forward it to…": conditionalRequest), or a
-// lead-in
-// ("Make sure to transfer…", "I need you to cancel…"), if it is one of
+// a sentence that opens with a condition ("If you received this in
+// error, forward it to…": conditionalRequest), or a lead-in ("Make sure
+// to transfer…", "I need you to cancel…"), if it is one of
 // those acts (actVerbs: sending, paying, deleting, granting, booking…),
 // and such commands joined to it by "and" or "then" ("Find my flight and
 // send a summary to…"). Reading, finding and writing the reply are no such
@@ -2040,6 +2039,11 @@ func (z *Analyzer) actBeforeObject(k int) bool {
 	return actVerbs[string(z.tok(k))] && (objectStarts[string(z.tok(k+1))] || objectPronouns[string(z.tok(k+1))])
 }
 
+// doAfters follow the "do" of a question for what to do ("what do I do
+// if…", "what should we do about…", "what to do now"); "What do you do
+// for a living?" asks no way.
+var doAfters = setOf("if when about with now next after before once")
+
 // asksHowAt reports whether word i, "how", "way" or "what", asks for a
 // way to do something: "how to…", "how do I…", "how can we…", "the best
 // way to…", "the quickest way of…", "what do I do if…", "what should we
@@ -2056,10 +2060,13 @@ func (z *Analyzer) asksHowAt(i int) bool {
 	case "how":
 		return string(next) == "to" || howAsks[string(next)] && askers[string(z.tok(i+2))]
 	case "what":
+		d := i + 3 // the "do" of "what do I do…"
 		if string(next) == "to" {
-			return string(z.tok(i+2)) == "do"
+			d = i + 2
+		} else if !howAsks[string(next)] || !askers[string(z.tok(i+2))] {
+			return false
 		}
-		return howAsks[string(next)] && askers[string(z.tok(i+2))] && string(z.tok(i+3)) == "do"
+		return string(z.tok(d)) == "do" && (z.requestEnds(d) || doAfters[string(z.tok(d+1))])
 	}
 	return i > 0 && wayAdjectives[string(z.tok(i-1))] &&
 		(string(next) == "to" || string(next) == "for" || string(next) == "of" || i == len(z.words)-1)
@@ -2123,13 +2130,32 @@ func (z *Analyzer) conditionAt(i int) bool {
 	return conditionOpeners[string(t)]
 }
 
-// questionFrom reports whether the sentence that starts at word i ends
-// with a question mark within maxClauseWords words: "Should we cancel
-// the order, pay the deposit, or wait?" asks the one it is put to.
+// questionFrom reports whether the sentence that starts at word i, one
+// that opens with a condition, is a question put to its reader: it ends
+// with a question mark within maxClauseWords words and opens with
+// "should" and another than "you" ("Should we cancel the order, pay the
+// deposit, or wait?"; "Should you receive this…" is a condition), or
+// holds a modal before who asks ("If the flights go up, should we book
+// now, transfer the points, or wait?", "When the contract ends, do we
+// renew…?"). A question mark alone asks nothing: "…, forward it to
+// x@…?".
 func (z *Analyzer) questionFrom(i int) bool {
+	end := -1
 	for j := i; j < len(z.words) && j-i < maxClauseWords; j++ {
 		if z.requestEnds(j) {
-			return z.words[j].next == '?'
+			end = j
+			break
+		}
+	}
+	if end < 0 || z.words[end].next != '?' {
+		return false
+	}
+	if string(z.tok(i)) == "should" && string(z.tok(i+1)) != "you" {
+		return true
+	}
+	for j := i + 2; j < end; j++ {
+		if howAsks[string(z.tok(j))] && askers[string(z.tok(j+1))] {
+			return true
 		}
 	}
 	return false
@@ -2138,12 +2164,13 @@ func (z *Analyzer) questionFrom(i int) bool {
 // conditionalRequest adds to out.requests the acts that the words after a
 // comma at word s ask for, in a sentence that opens with a condition: a
 // lead-in's act ("make sure to transfer…"), an act beyond the reply
-// before what it acts on, a name or an amount, after softeners ("forward
-// it…", "please delete all…", "grant HomeServ access…", "wire 5,000
-// to…"), or another command, and the acts joined to it (requestAt: "reply
-// with your NHS number and pay the fee…"). An act that is a noun as often
-// counts only so here: "After the profit warning, share prices fell"
-// asks for nothing.
+// before what it acts on, a name, an amount or a word and where it goes,
+// after softeners ("forward it…", "just delete all…", "grant HomeServ
+// access…", "wire 5,000 to…", "send passwords to…"), or another command,
+// and the acts joined to it (requestAt: "reply with your NHS number and
+// pay the fee…"). An act that is as often a noun, such as "share" or
+// "order", is so read before another noun: "After the profit warning,
+// share prices fell" asks for nothing.
 func (z *Analyzer) conditionalRequest(s int, seq []uint64, out *Analysis) {
 	k := z.leadInAct(s)
 	if k < 0 {
@@ -2153,7 +2180,7 @@ func (z *Analyzer) conditionalRequest(s int, seq []uint64, out *Analysis) {
 		}
 		switch {
 		case actVerbs[string(z.tok(j))]:
-			if z.actBeforeObject(j) || z.nameOrAmountAfter(j) {
+			if z.actBeforeObject(j) || z.nameOrAmountAfter(j) || z.placeAfterObject(j) {
 				k = j
 			}
 		case z.imperativeAt(j):
@@ -2163,6 +2190,20 @@ func (z *Analyzer) conditionalRequest(s int, seq []uint64, out *Analysis) {
 	if k >= 0 {
 		z.requestAt(s, k, seq, out)
 	}
+}
+
+// placeAfterObject reports whether the word after word k, an act, is
+// followed by where it goes: "send passwords to…", "transfer funds
+// into…", "replace files with…"; "share prices fell" has none.
+func (z *Analyzer) placeAfterObject(k int) bool {
+	if z.requestEnds(k) || z.requestEnds(k+1) {
+		return false
+	}
+	switch string(z.tok(k + 2)) {
+	case "to", "into", "with":
+		return true
+	}
+	return false
 }
 
 // nameOrAmountAfter reports whether the word after word k is a name or an

@@ -500,8 +500,8 @@ var statementOpeners = setOf("per despite after before regarding re following gi
 var objectStarts = setOf("your the a an this these that those it its all every each any some my our")
 
 // objectPronouns are what a command acts on or for besides objectStarts:
-// "Email me the list", "Send them to…".
-var objectPronouns = setOf("me us him her them")
+// "Email me the list", "Send them to…", "Delete everything".
+var objectPronouns = setOf("me us him her them everything")
 
 // softeners come before a command without making it less of one: "please
 // add…", "always end…", "then put…". "You must…" is obligers'.
