@@ -261,10 +261,11 @@ func TestJudgeRestatedRevoked(t *testing.T) {
 }
 
 func benchCands(n int) (*admit.Context, []*admit.Candidate, []*admit.Result) {
+	const query = "Send the reply to the insurer about the claim"
 	r := rand.New(rand.NewPCG(1, 2))
 	actx := &admit.Context{UserID: "u", Domain: "finance", ProjectID: "p1", Intent: admit.IntentSend, ToolRisk: admit.RiskExternalSideEffect, Now: now}
 	q := make([]float32, embed.BuiltinDim)
-	embed.NewBuiltin().EmbedInto(q, "Send the reply to the insurer about the claim")
+	embed.NewBuiltin().EmbedInto(q, query)
 	domains := []string{"finance", "health", "work", "family", ""}
 	auths := []memory.Authority{memory.AuthorityUserConfirmed, memory.AuthorityExternal, memory.AuthorityToolVerified, memory.AuthorityModelInferred}
 	cands := make([]*admit.Candidate, n)
@@ -272,6 +273,7 @@ func benchCands(n int) (*admit.Context, []*admit.Candidate, []*admit.Result) {
 	for i := range cands {
 		cands[i] = cand(fmt.Sprintf("m%d", i), fmt.Sprintf("Claim %d-%d note: the insurer wants the form by Friday, reply to claims@insurer.example", r.IntN(1000), i),
 			auths[i%len(auths)], domains[i%len(domains)], q)
+		cands[i].Query = query // the text of the vector, not cand's judgeQuery
 		results[i] = &admit.Result{MemoryID: cands[i].Memory.ID}
 	}
 	return actx, cands, results
@@ -403,11 +405,11 @@ func TestZeroAllocsPerCandidate(t *testing.T) {
 		results[0].Decision = admit.Admit
 		g.Judge(context.Background(), actx, cands, results)
 	}
-	// The benchmark's note, and a confidence on the task's subject
-	// (judgeQuery), which rule 13 reads (confidenceOffTask) before it lets
-	// it pass.
+	// The benchmark's note, and a confidence on the task's subject (the
+	// insurer's claim), which rule 13 reads (confidenceOffTask) before it
+	// lets it pass.
 	for _, text := range []string{cands[0].Memory.Text,
-		"Atlas retro, in confidence: the team wants the notes by Friday"} {
+		"Claim note, in confidence: the insurer wants the reply by Friday"} {
 		cands[0].Memory.Text = text
 		run()
 		if results[0].Decision != admit.Admit {
