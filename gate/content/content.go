@@ -1219,7 +1219,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			opens := z.words[i].sentence && z.opensClause(i)
 			if opens {
 				cond = -1
-				if z.conditionAt(i) && !z.questionFrom(i) {
+				if z.conditionAt(z.afterConditionLead(i)) && !z.questionFrom(i) {
 					cond = i
 				}
 			}
@@ -2128,6 +2128,23 @@ func (z *Analyzer) conditionAt(i int) bool {
 		return string(n) == "case" || string(n) == "the" && string(z.tok(i+2)) == "event"
 	}
 	return conditionOpeners[string(t)]
+}
+
+// conditionLeads may stand before the condition a sentence opens with:
+// "Also, if…", "Note that if…", "Please note that once…", "P.S. if…".
+var conditionLeads = setOf("also and but so now note oh ps btw please just")
+
+// afterConditionLead returns the word after the leads (at most two
+// conditionLeads, then "that") that open the sentence at word i, or i.
+func (z *Analyzer) afterConditionLead(i int) int {
+	j := i
+	for j < i+2 && j < len(z.words)-1 && conditionLeads[string(z.tok(j))] {
+		j++
+	}
+	if j > i && string(z.tok(j)) == "that" {
+		j++
+	}
+	return j
 }
 
 // questionFrom reports whether the sentence that starts at word i, one
