@@ -2117,8 +2117,9 @@ func (z *Analyzer) requestAt(s, k int, seq []uint64, out *Analysis) {
 // opens with some of them too (noticeOpeners).
 var conditionOpeners = setOf("if when whenever once unless should before after")
 
-// conditionAt reports whether word i, the first of a sentence, opens it
-// with a condition or a time (conditionOpeners, "in case", "in the
+// conditionAt reports whether word i, the first of a sentence or the
+// first after its leads (afterConditionLead), opens it with a condition
+// or a time (conditionOpeners, "in case", "in the
 // event"): a command after a comma of that sentence is its own, as much a
 // request as one that opens it (conditionalRequest).
 func (z *Analyzer) conditionAt(i int) bool {
@@ -2131,7 +2132,8 @@ func (z *Analyzer) conditionAt(i int) bool {
 }
 
 // conditionLeads may stand before the condition a sentence opens with:
-// "Also, if…", "Note that if…", "Please note that once…", "P.S. if…".
+// "Also, if…", "Note that if…", "Please note that once…", "PS if…"
+// ("P.S." the tokenizer splits, so that its "if" opens a sentence).
 var conditionLeads = setOf("also and but so now note oh ps btw please just")
 
 // afterConditionLead returns the word after the leads (at most two
