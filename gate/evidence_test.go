@@ -99,6 +99,27 @@ func TestReasonsNeedEvidence(t *testing.T) {
 	}
 }
 
+// judgeBeside has g judge a memory of text and authority auth beside the
+// best candidate (query itself, the user's), and returns the memory's
+// result; it fails the test unless the memory's fit is under its
+// threshold, which the tests that call it are about.
+func judgeBeside(t *testing.T, g *Gate, actx *admit.Context, query, text string, auth memory.Authority) *admit.Result {
+	t.Helper()
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, query)
+	best, c := cand("best", query, memory.AuthorityUserConfirmed, "", q), cand("m", text, auth, "", q)
+	best.Query, c.Query = query, query
+	results := []*admit.Result{{MemoryID: "best", Decision: admit.Admit}, {MemoryID: "m", Decision: admit.Admit}}
+	if err := g.Judge(context.Background(), actx, []*admit.Candidate{best, c}, results); err != nil {
+		t.Fatal(err)
+	}
+	r := results[1]
+	if r.Scores.GateFit >= r.Scores.GateThreshold {
+		t.Fatalf("%q: fit %v is not low; the test needs it low", text, r.Scores.GateFit)
+	}
+	return r
+}
+
 // TestInstructionUnderTopic: a low fit that the topic group lowered most,
 // without its evidence, and the instruction group lowered too, with its
 // evidence, is no reason to pass a memory from outside whole: which of
@@ -154,20 +175,8 @@ func TestInstructionUnderTopic(t *testing.T) {
 		if tt.oor {
 			m.Header.Range.MaxBytes = len(tt.text)/2 - 1
 		}
-		g := New(m)
 		actx := &admit.Context{UserID: "u", Intent: admit.IntentPlan, ToolRisk: tt.risk, Now: now}
-		q := make([]float32, embed.BuiltinDim)
-		embed.NewBuiltin().EmbedInto(q, query)
-		best, c := cand("best", query, memory.AuthorityUserConfirmed, "", q), cand("m", tt.text, tt.auth, "", q)
-		best.Query, c.Query = query, query
-		results := []*admit.Result{{MemoryID: "best", Decision: admit.Admit}, {MemoryID: "m", Decision: admit.Admit}}
-		if err := g.Judge(context.Background(), actx, []*admit.Candidate{best, c}, results); err != nil {
-			t.Fatal(err)
-		}
-		r := results[1]
-		if r.Scores.GateFit >= r.Scores.GateThreshold {
-			t.Fatalf("%s: fit %v is not low; the test needs it low", tt.name, r.Scores.GateFit)
-		}
+		r := judgeBeside(t, New(m), actx, query, tt.text, tt.auth)
 		want := tt.want
 		if tt.risk.High() && want == admit.Admit {
 			want = admit.AdmitSummaryOnly // the deferral in a risky task
@@ -230,20 +239,8 @@ func TestConfidenceUnderTopic(t *testing.T) {
 			is, _ := InstructionRange()
 			w[is+slices.Index(instructionCues, content.Secrecy)] = -3
 		}
-		g := New(linearModel(w))
 		actx := &admit.Context{UserID: "u", Intent: tt.intent, ToolRisk: admit.RiskNone, Now: now}
-		q := make([]float32, embed.BuiltinDim)
-		embed.NewBuiltin().EmbedInto(q, query)
-		best, c := cand("best", query, memory.AuthorityUserConfirmed, "", q), cand("m", tt.text, tt.auth, "", q)
-		best.Query, c.Query = query, query
-		results := []*admit.Result{{MemoryID: "best", Decision: admit.Admit}, {MemoryID: "m", Decision: admit.Admit}}
-		if err := g.Judge(context.Background(), actx, []*admit.Candidate{best, c}, results); err != nil {
-			t.Fatal(err)
-		}
-		r := results[1]
-		if r.Scores.GateFit >= r.Scores.GateThreshold {
-			t.Fatalf("%s: fit %v is not low; the test needs it low", tt.name, r.Scores.GateFit)
-		}
+		r := judgeBeside(t, New(linearModel(w)), actx, query, tt.text, tt.auth)
 		named := slices.Contains(r.Reasons, admit.ReasonSensitiveForTask)
 		if r.Decision != tt.want || named != (tt.want == admit.RankDown) {
 			t.Errorf("%s: %s %v, want %s", tt.name, r.Decision, r.Reasons, tt.want)
