@@ -1219,7 +1219,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			opens := z.words[i].sentence && z.opensClause(i)
 			if opens {
 				cond = -1
-				if z.conditionAt(z.afterConditionLead(i)) && !z.questionFrom(i) {
+				if j := z.afterConditionLead(i); z.conditionAt(j) && !z.questionFrom(j) {
 					cond = i
 				}
 			}
@@ -2113,20 +2113,25 @@ func (z *Analyzer) requestAt(s, k int, seq []uint64, out *Analysis) {
 // what it goes on to ask, so that its command stands after a comma: "If
 // you received this in error, …", "Unless told otherwise, …", "When the
 // copy finishes, …", "Once approved, …", "Before replying, …", "Should
-// you receive…, …". A notice to whoever received a message by mistake
-// opens with some of them too (noticeOpeners).
-var conditionOpeners = setOf("if when whenever once unless should before after")
+// you receive…, …", "Until further notice, …", "Upon receipt, …",
+// "Provided the client agrees, …". A notice to whoever received a
+// message by mistake opens with some of them too (noticeOpeners).
+var conditionOpeners = setOf("if when whenever once unless should before after until upon provided providing")
 
 // conditionAt reports whether word i, the first of a sentence or the
 // first after its leads (afterConditionLead), opens it with a condition
-// or a time (conditionOpeners, "in case", "in the
-// event"): a command after a comma of that sentence is its own, as much a
-// request as one that opens it (conditionalRequest).
+// or a time (conditionOpeners, "in case", "in the event", "as soon as",
+// "on receipt"): a command after a comma of that sentence is its own, as
+// much a request as one that opens it (conditionalRequest).
 func (z *Analyzer) conditionAt(i int) bool {
-	t := z.tok(i)
-	if string(t) == "in" {
-		n := z.tok(i + 1)
+	t, n := z.tok(i), z.tok(i+1)
+	switch string(t) {
+	case "in":
 		return string(n) == "case" || string(n) == "the" && string(z.tok(i+2)) == "event"
+	case "as":
+		return string(n) == "soon" && string(z.tok(i+2)) == "as"
+	case "on":
+		return string(n) == "receipt"
 	}
 	return conditionOpeners[string(t)]
 }
@@ -2149,8 +2154,9 @@ func (z *Analyzer) afterConditionLead(i int) int {
 	return j
 }
 
-// questionFrom reports whether the sentence that starts at word i, one
-// that opens with a condition, is a question put to its reader: it ends
+// questionFrom reports whether the sentence whose condition opens at word
+// i (after its leads: "Also, should we…") is a question put to its
+// reader: it ends
 // with a question mark within maxClauseWords words and opens with
 // "should" and another than "you" ("Should we cancel the order, pay the
 // deposit, or wait?"; "Should you receive this…" is a condition), or
