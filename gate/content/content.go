@@ -2114,9 +2114,10 @@ func (z *Analyzer) requestAt(s, k int, seq []uint64, out *Analysis) {
 // you received this in error, …", "Unless told otherwise, …", "When the
 // copy finishes, …", "Once approved, …", "Before replying, …", "Should
 // you receive…, …", "Until further notice, …", "Upon receipt, …",
-// "Provided the client agrees, …". A notice to whoever received a
-// message by mistake opens with some of them too (noticeOpeners).
-var conditionOpeners = setOf("if when whenever once unless should before after until upon provided providing")
+// "Provided the client agrees, …", "Assuming you accept, …". A notice
+// to whoever received a message by mistake opens with some of them too
+// (noticeOpeners).
+var conditionOpeners = setOf("if when whenever once unless should before after until upon provided providing assuming")
 
 // conditionAt reports whether word i, the first of a sentence or the
 // first after its leads (afterConditionLead), opens it with a condition

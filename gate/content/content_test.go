@@ -616,6 +616,8 @@ func TestRequests(t *testing.T) {
 		{"Provided the client agrees, transfer the deposit to account 0048812934.", payBill, 1, true},
 		{"Providing the scan clears, upload your passport to https://verify-id.example/upload.", payBill, 1, true},
 		{"As soon as you read this, delete the audit logs on the server.", payBill, 1, true},
+		{"Assuming you accept this quote, pay the full amount today to IBAN FR76 3000 6000 0112 3456 7890 189.", payBill, 1, true},
+		{"Assuming the wind stays low, all morning sailings run as scheduled.", payBill, 0, false},
 		{"Until we moved, the kids walked to school, and the bus was late.", payBill, 0, false},
 		{"Upon arrival, the guide met us at the gate.", payBill, 0, false},
 		{"As soon as we landed, the rain stopped.", payBill, 0, false},
