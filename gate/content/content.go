@@ -251,6 +251,9 @@ type Analysis struct {
 	// stands in a notice to whoever received the message by mistake and
 	// concerns only the message (NoticeOnly).
 	noticeOnly uint32
+	// statedOnly holds, one bit per cue, the cues every word of which
+	// states what its writer or someone else does (StatedOnly).
+	statedOnly uint32
 }
 
 // CommandsDestruction reports whether a word or phrase of the Destructive
@@ -285,6 +288,16 @@ func (a *Analysis) DefeatsChecks() bool { return a.defeats }
 // model weighs it as it always has); this tells whether it is evidence
 // that anyone is told to destroy, send or hurry.
 func (a *Analysis) NoticeOnly(c Cue) bool { return a.noticeOnly&(1<<c) != 0 }
+
+// StatedOnly reports whether cue c (ExfiltrationVerb) fires only where
+// the text states what its writer or someone else does or will do ("we
+// will post a cancellation in the team app", "I'll forward your request
+// to the team", "they send the statements monthly"), never where it asks
+// its reader to: the reply a business sends, not a command. The cue still
+// counts (the model weighs it as it always has); this tells whether it
+// is evidence that anyone is told to send anything. "You will send…",
+// "Please send…" and "Send…" ask.
+func (a *Analysis) StatedOnly(c Cue) bool { return a.statedOnly&(1<<c) != 0 }
 
 // MaxNames bounds Analysis.Names.
 const MaxNames = 8
@@ -978,6 +991,10 @@ type Analyzer struct {
 	// noticesMarked is set once markDisclaimers has read the text
 	// (inNotice).
 	noticesMarked bool
+	// stated counts the words and phrases of the text that fire the send
+	// cue where a verb states what someone does (countStated), not what
+	// the reader is to do.
+	stated int
 }
 
 // word is one token: its lower-cased bytes in Analyzer.lower, whether it
@@ -1056,6 +1073,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	prevNumber := 0 // entry.number of the word before, 0 for none
 	z.convicts = z.convicts[:0]
 	z.notice = [NumCues]int{}
+	z.stated = 0
 	piped := out.Cues[Destructive] > 0 // "| sh", read from the characters: no notice's word
 	if len(z.words) == 0 {
 		out.Possessors = possessors
@@ -1296,6 +1314,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			out.noticeOnly |= 1 << c
 		}
 	}
+	if counts[ExfiltrationVerb] > 0 && z.stated == counts[ExfiltrationVerb] {
+		out.statedOnly |= 1 << ExfiltrationVerb
+	}
 	// A verb of sending only counts next to somewhere to send to.
 	if out.Cues[URL] == 0 && out.Cues[EmailAddress] == 0 && out.Cues[AccountNumber] == 0 {
 		out.Cues[ExfiltrationVerb] *= 0.5
@@ -1315,6 +1336,15 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	out.setWordBits()
 	out.Seq, out.Names = seq, names
 	out.Possessors = z.possessors(possessors)
+}
+
+// countStated counts in Analyzer.stated a word or phrase at word i that
+// fires cues, among them the send cue, where a verb states what someone
+// does (statedAt: "we will post…", "we'll send it…"), for StatedOnly.
+func (z *Analyzer) countStated(i int, cues uint32) {
+	if cues&(1<<ExfiltrationVerb) != 0 && z.statedAt(i) {
+		z.stated++
+	}
 }
 
 // stemCues are the cues a word with "'s" takes from its stem: what a text
@@ -1338,6 +1368,7 @@ func (z *Analyzer) count(i int, e *entry, mask uint32, counts *[NumCues]int, dom
 	if cues&noticeCueMask != 0 && z.inNotice(i) {
 		z.countNotice(cues &^ z.noticeCues(i, cues))
 	}
+	z.countStated(i, cues)
 	if cues&(1<<Destructive) != 0 && !out.destroys {
 		out.destroys = z.destroysAt(i, e.program)
 	}
@@ -2773,6 +2804,7 @@ func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int, out *Analys
 	if cues&noticeCueMask != 0 && z.inNotice(i) {
 		z.countNotice(cues &^ z.noticeCues(i, cues)) // "…and delete all copies", "do not forward it"
 	}
+	z.countStated(i, cues)
 	if cues&(1<<Destructive) != 0 && !out.destroys {
 		out.destroys = z.destroysAt(i, false) // "Shut down the server", "rm -rf"
 	}
