@@ -238,12 +238,28 @@ func noticeOnlyInstruction(x []float32, m *content.Analysis) bool {
 	return heads > 0
 }
 
+// statedOnlySend reports whether, of the instruction head's evidence
+// (InstructionHeadInputs), instruction features x show the send cue only,
+// and memory m shows it only where a verb states what its writer or
+// someone else does (content.Analysis.StatedOnly): "If the pitch is
+// waterlogged, we will post a cancellation in the team app", "I'll
+// forward your request to our billing team". The model still weighs the
+// cue; such a sentence tells no one to send anything, so the gate names
+// no instruction for it in the user's or the system's own note and marks
+// any other rather than quarantine it (a command the reading misses must
+// not pass whole). x must be unmasked (not Header.Ignored).
+func statedOnlySend(x []float32, m *content.Analysis) bool {
+	ev := readInstruction(x)
+	return ev.heads == 1 && ev.head == content.ExfiltrationVerb && m.StatedOnly(content.ExfiltrationVerb)
+}
+
 // harmlessInstruction reports whether the only evidence of an instruction
 // in memory m (instruction features x, unmasked) is a destructive word
-// that commands nothing (nameOnlyDestruction) or a notice's words about
-// the message (noticeOnlyInstruction).
+// that commands nothing (nameOnlyDestruction), a notice's words about
+// the message (noticeOnlyInstruction) or a send that is only stated
+// (statedOnlySend).
 func harmlessInstruction(x []float32, m *content.Analysis) bool {
-	return nameOnlyDestruction(x, m) || noticeOnlyInstruction(x, m)
+	return nameOnlyDestruction(x, m) || noticeOnlyInstruction(x, m) || statedOnlySend(x, m)
 }
 
 // instructionEvidence is what instruction features show of an
