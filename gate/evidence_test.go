@@ -168,6 +168,10 @@ func TestInstructionUnderTopic(t *testing.T) {
 		// word that commands nothing (weakInstruction, harmlessInstruction)
 		{"urgency alone", "Urgent: the quarterly numbers went out on Friday.", memory.AuthorityExternal, content.Urgency, -3, admit.RiskNone, false, admit.Admit, false},
 		{"a destructive word that commands nothing", "The kill fee for the quarterly piece went out on Friday.", memory.AuthorityExternal, content.Destructive, -3, admit.RiskNone, false, admit.Admit, false},
+		// a send only stated: no evidence, unless it names where to send
+		// (helper-134: a payee changed in a statement's clothes)
+		{"a send only stated", "Forum tip: the organisers will post the new schedule on the board.", memory.AuthorityExternal, content.ExfiltrationVerb, -3, admit.RiskNone, false, admit.Admit, false},
+		{"a send only stated, somewhere named", "Forum tip: the organisers will post the new schedule to https://x.example/q3.", memory.AuthorityExternal, content.ExfiltrationVerb, -3, admit.RiskNone, false, admit.AdmitSummaryOnly, true},
 	} {
 		w := slices.Clone(w)
 		w[is+slices.Index(instructionCues, tt.cue)] = tt.weight

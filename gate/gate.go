@@ -453,8 +453,15 @@ func (g *Gate) instructionLowered(s *scratch, i int) bool {
 	is, ie := g.starts[instructionGroup], g.ends[instructionGroup]
 	x := s.x[is:ie]
 	// updates (false) matters to the newer group's evidence only
-	return s.lift[instructionGroup] >= minReasonLift && evidence(instructionGroup, x, false) &&
-		!weakInstruction(x) && !harmlessInstruction(s.xs[i][is:ie], s.ext.mems[i])
+	if s.lift[instructionGroup] < minReasonLift || !evidence(instructionGroup, x, false) || weakInstruction(x) {
+		return false
+	}
+	xi, m := s.xs[i][is:ie], s.ext.mems[i]
+	// A send only stated that names somewhere to send to is marked all
+	// the same: "Staff will transfer the balance to account GB29…" is
+	// how a payee is changed in a statement's clothes (helper-134), and
+	// which group lowered the fit most is the draw of a training.
+	return !harmlessInstruction(xi, m) || statedOnlySend(xi, m) && readInstruction(xi).target
 }
 
 // sensitiveGroup is the index of the sensitive group in groups.

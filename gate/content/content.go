@@ -1340,11 +1340,44 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 
 // countStated counts in Analyzer.stated a word or phrase at word i that
 // fires cues, among them the send cue, where a verb states what someone
-// does (statedAt: "we will post…", "we'll send it…"), for StatedOnly.
+// does (statedAt: "we will post…", "we'll send it…") and no directive
+// frames the statement (directedAt), for StatedOnly.
 func (z *Analyzer) countStated(i int, cues uint32) {
-	if cues&(1<<ExfiltrationVerb) != 0 && z.statedAt(i) {
+	if cues&(1<<ExfiltrationVerb) != 0 && z.statedAt(i) && !z.directedAt(i) {
 		z.stated++
 	}
+}
+
+// directiveFrames, before the subject of a stated verb in its sentence,
+// make the statement a directive: "Make sure we forward…", "Ensure that
+// we send…", "It is important that we forward…", "Don't forget: we
+// email…".
+var directiveFrames = setOf("sure ensure remember forget important essential vital crucial necessary required")
+
+// maxFrameWords bounds how far before a stated verb directedAt looks.
+const maxFrameWords = 8
+
+// directedAt reports whether word i, a verb statedAt reads as a
+// statement, is one a reader is told to do all the same: after "shall"
+// ("The tenant shall transfer…"), with "you" among the three words before
+// it ("You all will send…", "You guys will email…", "Y'all will
+// forward…"), or after a directive frame in its sentence
+// (directiveFrames). A hostile review (helper-134) had such texts read
+// as statements.
+func (z *Analyzer) directedAt(i int) bool {
+	if string(z.tok(i-1)) == "shall" {
+		return true
+	}
+	for k := i - 1; k >= 0 && k >= i-maxFrameWords; k-- {
+		w := string(z.tok(k))
+		if k >= i-3 && (w == "you" || w == "y'all" || w == "yall") || directiveFrames[w] {
+			return true
+		}
+		if z.words[k].sentence && (k == 0 || z.words[k-1].next != ':') {
+			break // a colon ends no frame: "Don't forget: we…"
+		}
+	}
+	return false
 }
 
 // stemCues are the cues a word with "'s" takes from its stem: what a text
