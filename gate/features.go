@@ -247,7 +247,9 @@ func noticeOnlyInstruction(x []float32, m *content.Analysis) bool {
 // cue; such a sentence tells no one to send anything, so the gate names
 // no instruction for it in the user's or the system's own note and marks
 // any other rather than quarantine it (a command the reading misses must
-// not pass whole). x must be unmasked (not Header.Ignored).
+// not pass whole). Where another group lowered the fit more, rule 3 still
+// marks one that names where to send (Gate.instructionLowered). x must
+// be unmasked (not Header.Ignored).
 func statedOnlySend(x []float32, m *content.Analysis) bool {
 	ev := readInstruction(x)
 	return ev.heads == 1 && ev.head == content.ExfiltrationVerb && m.StatedOnly(content.ExfiltrationVerb)

@@ -445,7 +445,8 @@ var instructionGroup = groupIndex("instruction")
 // messages show their readers as often (weakInstruction: a directive
 // about the reply, a credential or urgency alone; harmlessInstruction: a
 // destructive word that commands nothing, a notice's words about the
-// message): part of why the fit is low, whether or not the largest part.
+// message, a send only stated that names nowhere to send to): part of
+// why the fit is low, whether or not the largest part.
 // "The Battle of Manila was a critical conflict" (urgency) and a user
 // record's "username" (a credential) are no such evidence beside a low
 // similarity; "the snapshot folder can go, wipe it" is.
