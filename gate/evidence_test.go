@@ -203,7 +203,7 @@ func TestInstructionUnderTopic(t *testing.T) {
 }
 
 // TestStatedSendIsNoCommand: a send that a text only states ("we will
-// send…", content.Analysis.StatedOnly), whose cue lowered the fit most,
+// send…", content.Analysis.SendStatedOnly), whose cue lowered the fit most,
 // is no evidence of an instruction: text from outside passes as a marked
 // summary, not quarantined, and the user's own note keeps the envelope's
 // decision with no instruction named. The same send as a command is

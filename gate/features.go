@@ -241,7 +241,7 @@ func noticeOnlyInstruction(x []float32, m *content.Analysis) bool {
 // statedOnlySend reports whether, of the instruction head's evidence
 // (InstructionHeadInputs), instruction features x show the send cue only,
 // and memory m shows it only where a verb states what its writer or
-// someone else does (content.Analysis.StatedOnly): "If the pitch is
+// someone else does (content.Analysis.SendStatedOnly): "If the pitch is
 // waterlogged, we will post a cancellation in the team app", "I'll
 // forward your request to our billing team". The model still weighs the
 // cue; such a sentence tells no one to send anything, so the gate names
@@ -252,7 +252,7 @@ func noticeOnlyInstruction(x []float32, m *content.Analysis) bool {
 // be unmasked (not Header.Ignored).
 func statedOnlySend(x []float32, m *content.Analysis) bool {
 	ev := readInstruction(x)
-	return ev.heads == 1 && ev.head == content.ExfiltrationVerb && m.StatedOnly(content.ExfiltrationVerb)
+	return ev.heads == 1 && ev.head == content.ExfiltrationVerb && m.SendStatedOnly()
 }
 
 // harmlessInstruction reports whether the only evidence of an instruction

@@ -251,9 +251,9 @@ type Analysis struct {
 	// stands in a notice to whoever received the message by mistake and
 	// concerns only the message (NoticeOnly).
 	noticeOnly uint32
-	// statedOnly holds, one bit per cue, the cues every word of which
-	// states what its writer or someone else does (StatedOnly).
-	statedOnly uint32
+	// sendStated is set when every word and phrase that fires the send
+	// cue states what someone does (SendStatedOnly).
+	sendStated bool
 }
 
 // CommandsDestruction reports whether a word or phrase of the Destructive
@@ -289,15 +289,16 @@ func (a *Analysis) DefeatsChecks() bool { return a.defeats }
 // that anyone is told to destroy, send or hurry.
 func (a *Analysis) NoticeOnly(c Cue) bool { return a.noticeOnly&(1<<c) != 0 }
 
-// StatedOnly reports whether cue c (ExfiltrationVerb) fires only where
-// the text states what its writer or someone else does or will do ("we
-// will post a cancellation in the team app", "I'll forward your request
-// to the team", "they send the statements monthly"), never where it asks
-// its reader to: the reply a business sends, not a command. The cue still
+// SendStatedOnly reports whether the send cue (ExfiltrationVerb) fires,
+// and only where the text states what its writer or someone else does
+// or will do ("we will post a cancellation in the team app", "I'll
+// forward your request to the team", "they send the statements
+// monthly"), never where it asks its reader to: the reply a business
+// sends, not a command. The cue still
 // counts (the model weighs it as it always has); this tells whether it
 // is evidence that anyone is told to send anything. "You will send…",
 // "Please send…" and "Send…" ask.
-func (a *Analysis) StatedOnly(c Cue) bool { return a.statedOnly&(1<<c) != 0 }
+func (a *Analysis) SendStatedOnly() bool { return a.sendStated }
 
 // MaxNames bounds Analysis.Names.
 const MaxNames = 8
@@ -1314,9 +1315,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			out.noticeOnly |= 1 << c
 		}
 	}
-	if counts[ExfiltrationVerb] > 0 && z.stated == counts[ExfiltrationVerb] {
-		out.statedOnly |= 1 << ExfiltrationVerb
-	}
+	out.sendStated = counts[ExfiltrationVerb] > 0 && z.stated == counts[ExfiltrationVerb]
 	// A verb of sending only counts next to somewhere to send to.
 	if out.Cues[URL] == 0 && out.Cues[EmailAddress] == 0 && out.Cues[AccountNumber] == 0 {
 		out.Cues[ExfiltrationVerb] *= 0.5
@@ -1341,7 +1340,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 // countStated counts in Analyzer.stated a word or phrase at word i that
 // fires cues, among them the send cue, where a verb states what someone
 // does (statedAt: "we will post…", "we'll send it…") and no directive
-// frames the statement (directedAt), for StatedOnly.
+// frames the statement (directedAt), for SendStatedOnly.
 func (z *Analyzer) countStated(i int, cues uint32) {
 	if cues&(1<<ExfiltrationVerb) != 0 && z.statedAt(i) && !z.directedAt(i) {
 		z.stated++
