@@ -244,6 +244,9 @@ type Analysis struct {
 	// from it to garble the answer (TampersReply); tamperWord when the text
 	// names a way to garble a text anywhere.
 	tampers, tamperWord bool
+	// directsAgent is set when the text addresses an AI agent as its
+	// reader and tells it to do something (DirectsAgent).
+	directsAgent bool
 	// tasks are the pieces of work the text gives its reader on a
 	// subject it does not otherwise speak of (TaskUnasked).
 	tasks taskSet
@@ -1273,6 +1276,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		z.markDenied(out)
 	}
 	z.plantedTasks(len(words), out)
+	if counts[AddressedToAgent] > 0 {
+		out.directsAgent = z.directsAgent()
+	}
 	if tamper {
 		out.tamperWord, out.tampers = z.tampersReply()
 	}
