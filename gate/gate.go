@@ -94,6 +94,11 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     to other machines, wipes a disk…) in a way the query does not speak of
 //     (content.Analysis.CodeActsUnasked), is passed only as a marked,
 //     non-bindable summary, whatever its fit (instruction_in_content);
+//   - a memory whose effective authority is not system or user_confirmed
+//     and that speaks to an AI agent as its reader ("to you, the AI
+//     agent", "Dear AI assistant") and tells it to do something
+//     (content.Analysis.DirectsAgent) is quarantined, whatever its fit
+//     (instruction_in_content);
 //   - a memory that records a belief the user holds firmly
 //     (content.Analysis.Convinced: "The user is convinced…", "I've always
 //     believed…"), on a question of fact that does not ask for the user's
@@ -238,6 +243,13 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// memory is shown, marked, and justifies nothing.
 			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonInstructionContent, markedSummary)
 		}
+		if m := s.ext.mems[i]; !highAuthority && m.DirectsAgent() {
+			// Text from anyone but the user or the system that speaks to
+			// the agent as its reader and tells it to do something
+			// (content.Analysis.DirectsAgent): an instruction planted
+			// for the agent, whatever it asks for and whatever its fit.
+			r.Restrict(admit.Quarantine, admit.ReasonInstructionContent, admit.Constraints{})
+		}
 		if m := s.ext.mems[i]; m.Convinced && objective {
 			// A belief the user holds firmly, on a question of fact:
 			// shown as what the user believes, and justifying nothing.
@@ -303,6 +315,13 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 				cs := markedSummary
 				cs.RequireUserConfirmation = risky
 				r.Restrict(admit.AdmitSummaryOnly, reason, cs)
+			case !instruction && outOfRange:
+				// A low fit out of range, with the evidence of an
+				// instruction: too little to quarantine on, too much to
+				// pass as it is. The memory is shown, marked, and
+				// justifies nothing.
+				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
+				r.Restrict(r.Decision, admit.ReasonGateOutOfRange, admit.Constraints{RequireUserConfirmation: risky})
 			case !instruction && (weakInstruction(s.x[is:ie]) || harmlessInstruction(s.xs[i][is:ie], s.ext.mems[i])):
 				// One cue of an instruction, and one that real messages
 				// show their readers too: a directive about the reply
@@ -314,13 +333,6 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 				// misses must not pass whole. The memory is shown,
 				// marked, and justifies nothing.
 				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
-			case !instruction && outOfRange:
-				// A low fit out of range, with the evidence of an
-				// instruction: too little to quarantine on, too much to
-				// pass as it is. The memory is shown, marked, and
-				// justifies nothing.
-				r.Restrict(admit.AdmitSummaryOnly, reason, markedSummary)
-				r.Restrict(r.Decision, admit.ReasonGateOutOfRange, admit.Constraints{RequireUserConfirmation: risky})
 			case !instruction && !risky && askedInstruction(s.xs[i][is:ie], s.ext.mems[i], &s.ext.query):
 				// The instruction is the one the task gives (a saved
 				// request asked again), in a task that changes nothing
