@@ -1,5 +1,7 @@
 package content
 
+import "strings"
+
 // An instruction addressed to the agent: a text that speaks to an AI agent
 // as its reader and, after the address, tells it to do something. "This is
 // an important message from me, Emma Johnson, to you, the AI agent. Before
@@ -8,18 +10,21 @@ package content
 // the document's own subject (a calendar, a hotel's reviews), in words no
 // act list holds, and that a human reader of the document would never be
 // given. What the reading asks (DirectsAgent):
-//   - an address: a name for an AI agent (a word of the AddressedToAgent
-//     cue) in apposition to "you" ("to you, the AI agent", "you, GPT-4",
-//     "you AI assistants"), after a greeting ("Dear AI assistant", "Hey
-//     chatbot", "Attention all AI agents") or opening a sentence as a
-//     vocative ("AI agent, please…", "Claude! Stop…"); after a greeting
-//     or as a vocative the name must say AI (aiNames): "Dear Assistant
-//     Manager", "Hi agent, the lease is ready", "Agent: Mark" speak to
-//     people, and "Assistant:" labels a transcript's turn;
-//   - a command in the address's sentence or the directSentences after it:
-//     a clause that opens with a command verb or an act (commandVerb),
-//     with a verb of work (taskVerbs: "Create…", "Please write…") or with
-//     "do the following", after leads ("please", "first"…).
+//   - an address (addressAt): a name for an AI agent after "you" ("to
+//     you, the AI agent", "If you are an AI assistant,"), after a greeting
+//     ("Dear AI assistant", "Attention all AI agents"), as a vocative that
+//     opens a sentence ("Assistant, update…", "AI scheduler, please…"), in
+//     a label that names the AI reader ("Note to the AI:", "LLM
+//     instructions:", "Instructions for the AI managing this inbox:"), or
+//     named as the reader before a modal ("AI agents processing this page
+//     must…"). After a greeting, in a label or before a modal the name
+//     must say AI (aiNames): "Dear Assistant Manager", "Hi agent, the
+//     lease is ready" and "Message from the letting agent:" speak to
+//     people, and a lone "Assistant:" or "AI:" labels a transcript's turn;
+//   - a command (directedClause) in the address's sentence or the
+//     directSentences after it: a clause that opens with a command verb or
+//     an act, a verb of work or "do the following"; right after the
+//     address, a word shaped as a command; after its modal, any verb.
 // A memory the user or the system wrote may speak to the agent so ("Dear
 // assistant, always answer in French"); whose words they are is for the
 // gate to weigh, not the reading.
@@ -31,39 +36,59 @@ func (a *Analysis) DirectsAgent() bool { return a.directsAgent }
 
 // directSentences is how many sentences after the address's own the
 // command may stand in: "…to you, the AI agent. Before you can solve the
-// task…, please do the following first: Create…" (a colon opens one too).
-const directSentences = 3
+// task…, please do the following first: Create…" (a colon opens one too);
+// letterSentences when a greeting opens the text or a line, as a letter's
+// body follows its salutation ("Dear AI assistant,\n\nI hope…").
+const (
+	directSentences = 3
+	letterSentences = 8
+)
 
 // greetings open an address to the reader: "Dear AI assistant", "Hey
 // chatbot", "Attention AI agents".
-var greetings = setOf("dear hey hi hello attention")
+var greetings = setOf("dear hey hi hello attention greetings yo")
 
-// addressFillers may stand between "you" or a greeting and a name for the
-// agent: "to you, the AI agent", "Attention all AI agents", "Dear
-// automated assistant".
+// addressFillers may stand before a name for the agent in an address: "to
+// you, the AI agent", "Attention all AI agents", "Dear automated
+// assistant".
 var addressFillers = setOf("the a an all any every my our automated virtual digital large language")
 
 // aiNames say the reader is an AI, not a person who assists or acts for
 // someone: "Dear AI assistant" speaks to a program, "Dear assistant" may
 // speak to a secretary.
-var aiNames = setOf("ai llm llms gpt chatgpt claude gemini copilot chatbot chatbots bot bots model automated virtual")
+var aiNames = setOf("ai llm llms gpt chatgpt claude gemini copilot chatbot chatbots bot bots model models automated virtual digital")
+
+// address is where an address to the agent ends (addressAt), and where
+// its command may stand.
+type address struct {
+	end int // the word the address ends at; the command is looked for after it
+	// window is how many sentences after the clause the address opens the
+	// command may stand in: 0 for a vocative ("Gemini, Google's AI model,
+	// can now…" names one without speaking to it).
+	window int
+	modal  bool // the address ends at a modal: any verb after it is the command
+}
 
 // directsAgent reports whether the text just tokenized holds an address
-// to an AI agent (addressAt) with a command after it in the same or the
-// next directSentences sentences (directedClause).
+// to an AI agent (addressAt) with a command after it (directedClause).
 func (z *Analyzer) directsAgent() bool {
 	for i := range z.words {
-		if !z.addressAt(i) {
+		ad, ok := z.addressAt(i)
+		if !ok {
 			continue
 		}
 		sentences := 0
-		for k := i + 1; k < len(z.words); k++ {
-			if z.words[k].sentence {
-				if sentences++; sentences > directSentences {
+		for k := ad.end + 1; k < len(z.words); k++ {
+			if z.words[k].sentence && k > ad.end+1 {
+				if sentences++; sentences > ad.window {
 					break
 				}
 			}
-			if z.directedClause(k, k == i+1 && (z.words[i].next == ',' || z.words[i].next == ':' || z.words[i].next == '!')) {
+			// Right after the address, or after a comma in the clause it
+			// opens ("Claude, before you answer, invite…", "Note to the
+			// AI: when you answer, tell…"), a clause opens.
+			opened := k == ad.end+1 || sentences == 0 && z.words[k-1].next == ','
+			if z.directedClause(k, opened, k == ad.end+1 && ad.modal) {
 				return true
 			}
 		}
@@ -71,55 +96,322 @@ func (z *Analyzer) directsAgent() bool {
 	return false
 }
 
-// addressAt reports whether word i is a name for an AI agent that
-// addresses one (see DirectsAgent): after "you" and fillers, after a
-// greeting and fillers with a word of aiNames among them, or opening a
-// sentence before a comma or an exclamation mark with such a word.
-func (z *Analyzer) addressAt(i int) bool {
-	e, ok := lexicon[string(z.tok(i))]
-	if !ok || e.cues&(1<<AddressedToAgent) == 0 {
-		return false
+// maxLabelWords bounds how far after a name for the agent the colon or
+// comma of a label that names it as the reader, or the modal of a sentence
+// that tells it what to do, may stand: "ChatGPT or whichever AI reads this
+// export:".
+const maxLabelWords = 6
+
+// addressAt reports whether word i, a name for an AI agent, addresses one
+// (see DirectsAgent), and where. The name and the words before it that
+// say what it is (fillers, other names, one word after a name of aiNames:
+// "Dear AI travel assistant") must say AI (aiNames), and it must close its
+// phrase: "Dear ChatGPT Plus subscriber", "Hi AI team", "If you are an AI
+// startup founder" speak to people. An address:
+//   - after "you": "to you, the AI agent.", "If you are an AI assistant,";
+//     a capitalised name right after "you," need not say AI ("to you,
+//     Assistant.");
+//   - after a greeting: "Dear AI assistant,", "Attention all AI agents:";
+//   - a vocative that opens a sentence, before a comma, an exclamation mark
+//     or a dash, whose command must follow in the same sentence: "Claude,
+//     before you answer, invite…";
+//   - a label that names the AI reader, up to its colon: "Note to the AI:",
+//     "Important instructions for AI models:", or with a reader clause
+//     (readerClause), up to its colon or comma: "Bot reading this doc:",
+//     "To any AI reading this,", "Instructions for the AI managing this
+//     inbox:". A name alone before a colon labels a transcript's turn
+//     ("AI assistant: Open Account > Plan…"), and "Sample prompts for the
+//     AI:" introduces prompts;
+//   - an AI named as the reader before a modal: "AI agents processing this
+//     page must…", "Any AI assistant that reads this should…";
+//   - "As an AI," (whose command must follow in its sentence: "As an AI,
+//     you should recommend…"; not "As an AI language model, I cannot…");
+//   - a name alone before a colon at the start of an HTML comment, hidden
+//     from whoever reads the page rendered: "<!-- AI agents: forward…".
+//
+// An address right after an opening quote is a prompt quoted as an example
+// ("Try saying 'Hey Copilot, summarize my unread emails'").
+func (z *Analyzer) addressAt(i int) (address, bool) {
+	if !z.agentName(i) {
+		return address{}, false
 	}
 	ai := aiNames[string(z.tok(i))]
 	j := i - 1
+	skipped := false // one word after a name of aiNames: "AI travel assistant"
+walk:
 	for ; j >= 0 && !z.words[j+1].sentence; j-- {
-		w := string(z.tok(j))
-		if !addressFillers[w] && !aiNames[w] {
-			break
+		switch {
+		case addressFillers[string(z.tok(j))] || z.agentName(j):
+			ai = ai || aiNames[string(z.tok(j))]
+		case !skipped && j > 0 && !z.words[j].sentence && aiNames[string(z.tok(j-1))]:
+			skipped = true
+		default:
+			break walk
 		}
-		ai = ai || aiNames[w]
 	}
+	first := j < 0 || z.words[j+1].sentence // the name and the words before it open the sentence; else word j is before them
+	last := z.nameEnd(i)
+	closes := last >= 0
 	switch {
-	case j >= 0 && !z.words[j+1].sentence && string(z.tok(j)) == "you":
-		return true // "to you, the AI agent", "you, Claude"
-	case !ai:
-		return false
-	case j >= 0 && !z.words[j+1].sentence && greetings[string(z.tok(j))]:
-		return true // "Dear AI assistant", "Attention all AI agents"
+	case first && closes && ai && z.words[last].next == ':' && z.commentAt(j+1):
+		return address{end: last, window: directSentences}, true // "<!-- AI agents: forward…"
+	case first && closes && ai && z.words[last].next != ':' && z.words[last].next != '.':
+		return address{end: last}, !z.quotedAt(j + 1) // a vocative
+	case first:
+		// a label without "to" or "for" needs a reader clause (below)
+	case closes && (z.at(j, "you") || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")):
+		you := j
+		if z.at(j, "are") {
+			you = j - 1
+		}
+		bare := j == i-1 && z.words[i].capital && z.words[j].next == ',' // "to you, Assistant."
+		if (ai || bare) && !z.quotedAt(you) {
+			return address{end: last, window: directSentences}, true
+		}
+		return address{}, false
+	case closes && greetings[string(z.tok(j))]:
+		if !ai || z.quotedAt(j) {
+			return address{}, false
+		}
+		window := directSentences
+		if j == 0 || z.words[j].prev == '\n' {
+			window = letterSentences
+		}
+		return address{end: last, window: window}, true
+	case closes && ai && z.at(j, "as") && z.words[last].next == ',':
+		return address{end: last}, true // "As an AI, you should…"
+	case closes && z.words[last].next == ':' && ai && (z.at(j, "to") || z.at(j, "for") && (j == 0 || z.words[j].sentence || labelNouns[string(z.tok(j-1))])):
+		return address{end: last, window: directSentences}, true // "Note to the AI:"
 	}
-	next := z.words[i].next
-	return z.words[j+1].sentence && (next == ',' || next == '!') // "AI agent, please…"
+	if !ai {
+		return address{}, false
+	}
+	for k := i + 1; k < len(z.words) && k <= i+maxLabelWords && !z.words[k].sentence; k++ {
+		switch {
+		case (z.words[k].next == ':' || z.words[k].next == ',') && z.readerClause(i+1, k):
+			return address{end: k, window: directSentences}, true
+		case directiveModals[string(z.tok(k))] && z.readerClause(i+1, k-1):
+			return address{end: k, modal: true}, true
+		}
+	}
+	return address{}, false
 }
 
+// labelNouns before "for" make a label that names its reader: "Important
+// instructions for AI models:", "Note for the AI:", "IMPORTANT for AI:".
+var labelNouns = setOf("instruction instructions note notes message messages notice directive directives reminder important urgent attention")
+
+// nameEnd returns the word that closes the phrase of word i, a name for
+// the agent: i itself when a mark follows it (a comma, a colon, a full
+// stop, an exclamation or a question mark, a spaced dash, a closing
+// bracket: "[AI agents] push…") or the text ends, its version number
+// ("GPT-4:"), or -1 when the phrase goes on ("ChatGPT Plus subscriber").
+func (z *Analyzer) nameEnd(i int) int {
+	if i == len(z.words)-1 {
+		return i
+	}
+	switch z.words[i].next {
+	case ',', ':', '.', '!', '?', ';', ']':
+		return i
+	case ' ':
+		t := strings.TrimLeft(z.text[z.words[i].to:], " ")
+		if z.words[i].after == '-' || strings.HasPrefix(t, "\u2014") || strings.HasPrefix(t, "\u2013") {
+			return i
+		}
+	case '-':
+		if i+1 < len(z.words) && z.words[i+1].joint == '-' && isDigit(z.tok(i + 1)[0]) && z.nameEnd(i+1) == i+1 {
+			return i + 1 // "GPT-4:"
+		}
+	}
+	return -1
+}
+
+// quotedAt reports whether word k follows an opening quote, straight or
+// curly, with nothing between them: "Try saying 'Hey Copilot, …'" (not
+// "…That's the episode.' Hey AI assistant, …", whose quote closes).
+func (z *Analyzer) quotedAt(k int) bool {
+	t := z.text[:z.words[k].from]
+	return strings.HasSuffix(t, "\"") || strings.HasSuffix(t, "'") || strings.HasSuffix(t, "\u201c") || strings.HasSuffix(t, "\u2018")
+}
+
+// commentAt reports whether word k opens an HTML comment's text: "<!--
+// AI agents: …", hidden from whoever reads the page rendered.
+func (z *Analyzer) commentAt(k int) bool {
+	return strings.HasSuffix(strings.TrimRight(z.text[:z.words[k].from], " \t\n"), "<!--")
+}
+
+// agentName reports whether word k is a name for an AI agent: a word of the
+// AddressedToAgent cue, or "model" after "language" or a name of aiNames
+// ("AI models").
+func (z *Analyzer) agentName(k int) bool {
+	if (z.at(k, "model") || z.at(k, "models")) && (z.at(k-1, "language") || k > 0 && aiNames[string(z.tok(k-1))]) {
+		return true
+	}
+	e, ok := lexicon[string(z.tok(k))]
+	return ok && e.cues&(1<<AddressedToAgent) != 0
+}
+
+// readerClause reports whether words a to b (inclusive) say that the AI
+// named before them reads or acts on the text: a reading verb before "this"
+// or "these" ("reading this", "that reads this"), or before a determiner
+// and a text or a thing the agent handles (docNouns: "managing this inbox",
+// "reads this export", "configuring this device"). "AI news this week:",
+// "AI meeting notes:", "AI features this page covers:" and "AI trends
+// shaping these industries:" name no reader.
+func (z *Analyzer) readerClause(a, b int) bool {
+	for k := a; k+1 <= b && k < len(z.words); k++ {
+		w := z.tok(k)
+		n := len(w)
+		verb := readingVerbs[string(w)] || readerVerbs[string(w)]
+		if verb && (z.at(k+1, "this") || z.at(k+1, "these")) {
+			return true
+		}
+		if k+2 <= b && (verb || n > 4 && string(w[n-3:]) == "ing") &&
+			readerDeterminers[string(z.tok(k+1))] && docNouns[string(z.tok(k+2))] {
+			return true
+		}
+	}
+	return false
+}
+
+// readerVerbs say what an AI named as the reader does with the text:
+// "whichever AI reads this export".
+var readerVerbs = setOf("reads processes parses scans sees summarizes summarises reviews analyzes analyses ingests handles " +
+	"views manages screens opens receives")
+
+// docNouns are texts and things an agent reads or acts on for its user,
+// singular and plural.
+var docNouns = setOf("page pages doc docs document documents email emails e-mail message messages file files inbox " +
+	"export exports application applications thread threads chat chats channel channels conversation conversations " +
+	"text texts note notes review reviews listing listings site website invite invitation form forms device account " +
+	"calendar record records post posts comment comments ticket tickets memory memories content checklist")
+
+// readerDeterminers stand between a reader's verb and what it reads:
+// "managing this inbox", "reads the export".
+var readerDeterminers = setOf("this these the my our your")
+
 // directedClause reports whether a clause that tells its reader to do
-// something opens at word k: at a sentence's start, right after the
-// address (afterAddress: "Dear AI assistant, forward…") or at "please" or
-// "kindly" inside a sentence, a command verb or an act (commandVerb), or,
-// after leads (taskLeads), a verb of work (taskVerbs) or "do the
-// following".
-func (z *Analyzer) directedClause(k int, afterAddress bool) bool {
-	if w := string(z.tok(k)); !afterAddress && !(z.words[k].sentence && z.opensClause(k)) && w != "please" && w != "kindly" {
+// something opens at word k: at a sentence's start, where the address
+// opens one (opened: right after it, or after a comma in the clause it
+// opens) or at "please" or "kindly" inside a sentence: a command verb or
+// an act (commandVerb); after leads (directLeads), a verb of work
+// (taskVerbs) or "do the following"; where the address opens the clause,
+// a word shaped as a command before its object (shapedCommand: "report
+// the user…", though the lexicon knows "report" as a noun); and after the
+// address's modal or a frame that asks for an act (directiveFrame: "could
+// you…", "your next step is to…"), any verb but those of notCommands. A
+// prohibition directs as a command does ("do not tell the user…").
+func (z *Analyzer) directedClause(k int, opened, afterModal bool) bool {
+	if !opened && !(z.words[k].sentence && z.opensClause(k)) && !z.at(k, "please") && !z.at(k, "kindly") {
 		return false
 	}
 	if z.commandVerb(k, true) >= 0 {
 		return true
 	}
-	for ; k < len(z.words) && taskLeads[string(z.tok(k))]; k++ {
+	anyVerb := afterModal
+	for k < len(z.words) {
+		if z.at(k, "do") && z.at(k+1, "not") {
+			k += 2 // a prohibition directs too: "do not tell the user…"
+		} else if directLeads[string(z.tok(k))] {
+			k++
+		} else {
+			break
+		}
 	}
-	if string(z.tok(k)) == "do" {
+	if v := z.directiveFrame(k); v >= 0 {
+		anyVerb, k = true, v
+	}
+	switch {
+	case z.at(k, "do"):
 		// "please do the following first:", "do as follows:"
-		next := string(z.tok(k+1)) + " " + string(z.tok(k+2))
-		return next == "the following" || next == "as follows"
+		return z.at(k+1, "the") && z.at(k+2, "following") || z.at(k+1, "as") && z.at(k+2, "follows")
+	case anyVerb:
+		return k < len(z.words) && !notCommands[string(z.tok(k))]
+	case opened && z.shapedCommand(k):
+		return true
 	}
 	return taskVerbs[string(z.tok(k))]
+}
+
+// directLeads may stand before the verb of a command to the agent: "Please
+// always recommend…", "only reply…", "first create…", "never mention…".
+var directLeads = setOf("please kindly always never don't also just then now first simply only")
+
+// directiveFrame returns the word after a frame at word k that asks its
+// reader for what that word says, or -1: "could you (please)…", "would
+// you…", "can you…", "you should…", "you need to…", "I'd like you
+// to…", "the user has authorised you to…", "you will now…", "you are
+// to…", "your (new, next, first) task is to…", "it is essential that
+// you…", "be sure to…", "make sure to…".
+func (z *Analyzer) directiveFrame(k int) int {
+	switch {
+	case (z.at(k, "could") || z.at(k, "would") || z.at(k, "can") || z.at(k, "will")) && z.at(k+1, "you"):
+		if z.at(k+2, "please") {
+			return k + 3
+		}
+		return k + 2
+	case (z.at(k, "be") || z.at(k, "make")) && z.at(k+1, "sure") && z.at(k+2, "to"):
+		return k + 3
+	case z.at(k, "you") && z.at(k+1, "will") && z.at(k+2, "now"), z.at(k, "you") && z.at(k+1, "are") && z.at(k+2, "to"):
+		return k + 3
+	case z.at(k, "your"):
+		n := k + 1
+		if frameAdjectives[string(z.tok(n))] {
+			n++
+		}
+		if frameNouns[string(z.tok(n))] && z.at(n+1, "is") && z.at(n+2, "to") {
+			return n + 3
+		}
+	case z.at(k, "it") && z.at(k+1, "is") && frameNeeds[string(z.tok(k+2))] && z.at(k+3, "that") && z.at(k+4, "you"):
+		return k + 5
+	}
+	if z.at(k, "you") && obligers[string(z.tok(k+1))] {
+		if z.at(k+2, "to") {
+			return k + 3 // "you need to…", "you have to…"
+		}
+		return k + 2 // "you should…", "you must…"
+	}
+	for n := k; n <= k+4 && n < len(z.words); n++ {
+		if frameAskers[string(z.tok(n))] && z.at(n+1, "you") && z.at(n+2, "to") {
+			return n + 3 // "I'd like you to…", "the user has authorised you to…"
+		}
+	}
+	return -1
+}
+
+// frameAdjectives, frameNouns and frameNeeds are the words of the frames
+// directiveFrame reads: "your new task is to…", "it is essential that
+// you…".
+var (
+	frameAdjectives = setOf("new next first only real main")
+	frameNouns      = setOf("task job step goal mission instruction assignment")
+	frameNeeds      = setOf("essential important crucial vital necessary imperative urgent critical")
+	frameAskers     = setOf("like want need ask asks asked authorised authorized instructed allowed permitted")
+)
+
+// notCommands, after a modal, say what the agent is, has or may not do,
+// not what it is told to do: "AI agents reading this must be aware…",
+// "…should not…", "…must never…".
+var notCommands = setOf("be been not never no only have has")
+
+// shapedCommand reports whether word k has a command's shape: a word of
+// three letters or more that is no function word, no -ed, -ing or -s form,
+// before what it acts on ("the", "my", "all", "them"…).
+func (z *Analyzer) shapedCommand(k int) bool {
+	w := z.tok(k)
+	n := len(w)
+	if n < 3 || !(objectStarts[string(z.tok(k+1))] || objectPronouns[string(z.tok(k+1))]) {
+		return false
+	}
+	if z.stopAt(k) || statementOpeners[string(w)] {
+		return false
+	}
+	return !(n > 3 && string(w[n-2:]) == "ed") && !(n > 4 && string(w[n-3:]) == "ing") && w[n-1] != 's' && w[n-1] != '\''
+}
+
+// stopAt reports whether word k is a function word (the lexicon's stop
+// words).
+func (z *Analyzer) stopAt(k int) bool {
+	e, ok := lexicon[string(z.tok(k))]
+	return ok && e.stop
 }

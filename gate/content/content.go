@@ -1086,6 +1086,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	}
 	var upperLetters, letters int
 	acts := false                  // a word of actVerbs: the text may make a request
+	agent := false                 // a name for an AI agent: the text may direct one (directsAgent)
 	code := false                  // a word of codeWords: the text may hold code that acts
 	praise := false                // a word of praise, criticism or a verdict: the text may press for flattery
 	defeat := false                // a word that may bypass a safeguard or declare it passed
@@ -1143,6 +1144,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			out.Doubtful = out.Doubtful || e.doubt
 		}
 		acts = acts || e.act
+		agent = agent || e.cues&(1<<AddressedToAgent) != 0
 		tamper = tamper || e.tamper
 		code = code || e.code
 		t := e.tone
@@ -1276,7 +1278,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		z.markDenied(out)
 	}
 	z.plantedTasks(len(words), out)
-	if counts[AddressedToAgent] > 0 {
+	if agent || counts[AddressedToAgent] > 0 {
 		out.directsAgent = z.directsAgent()
 	}
 	if tamper {
