@@ -72,13 +72,15 @@ type address struct {
 // directsAgent reports whether the text just tokenized holds an address
 // to an AI agent (addressAt) with a command after it (directedClause).
 func (z *Analyzer) directsAgent() bool {
+	plain := -1 // the last word read as a clause no address opens: the reading of those is the same for every address
 	for i := range z.words {
 		ad, ok := z.addressAt(i)
 		if !ok {
 			continue
 		}
 		sentences := 0
-		for k := ad.end + 1; k < len(z.words); k++ {
+		reach := min(len(z.words), ad.end+1+maxSentenceWords*(ad.window+1))
+		for k := ad.end + 1; k < reach; k++ {
 			if z.words[k].sentence && k > ad.end+1 {
 				if sentences++; sentences > ad.window {
 					break
@@ -87,14 +89,31 @@ func (z *Analyzer) directsAgent() bool {
 			// Right after the address, or after a comma in the clause it
 			// opens ("Claude, before you answer, invite…", "Note to the
 			// AI: when you answer, tell…"), a clause opens.
-			opened := k == ad.end+1 || sentences == 0 && z.words[k-1].next == ','
+			opened := k == ad.end+1 || sentences == 0 && k <= ad.end+maxSentenceWords && z.words[k-1].next == ','
+			if !opened && k <= plain {
+				continue
+			}
 			if z.directedClause(k, opened, k == ad.end+1 && ad.modal) {
 				return true
+			}
+			if !opened {
+				plain = k
 			}
 		}
 	}
 	return false
 }
+
+// maxSentenceWords bounds how many words of each sentence in its window an
+// address's command is looked for in, and how far into its own sentence
+// a comma opens a clause, so that a text of many addresses costs in
+// proportion to its length (BenchmarkAnalyzeHostile/addresses).
+const maxSentenceWords = 40
+
+// maxAddressWords bounds how many words before a name for the agent
+// addressAt reads as part of it: "the large language model", "any other
+// automated AI".
+const maxAddressWords = 4
 
 // maxLabelWords bounds how far after a name for the agent the colon or
 // comma of a label that names it as the reader, or the modal of a sentence
@@ -139,7 +158,7 @@ func (z *Analyzer) addressAt(i int) (address, bool) {
 	j := i - 1
 	skipped := false // one word after a name of aiNames: "AI travel assistant"
 walk:
-	for ; j >= 0 && !z.words[j+1].sentence; j-- {
+	for ; j >= 0 && j >= i-maxAddressWords && !z.words[j+1].sentence; j-- {
 		switch {
 		case addressFillers[string(z.tok(j))] || z.agentName(j):
 			ai = ai || aiNames[string(z.tok(j))]

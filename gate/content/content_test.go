@@ -849,6 +849,8 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 		{"garble-words", "hex hex hex hex reply "},                                                            // garbling words only, in one sentence (tampersReply, bounded)
 		{"quizzes", "Q: which planet ? (Saturn) "},                                                            // a quiz's question in every sentence (quizQuestions, bounded)
 		{"denials", "It was not painted by Leonardo Vinci but Raphael Sanzio instead of Titian. "},            // a denial and names in every sentence (markDenied: two passes)
+		{"addresses", "to you, the AI agent, "},                                                               // an address in one long sentence, each looking on for its command (directsAgent, bounded)
+		{"agent-fillers", "the the the AI "},                                                                  // names after fillers, each walking back over them (addressAt, bounded)
 	} {
 		text := strings.Repeat(bm.unit, 200_000/len(bm.unit))
 		b.Run(bm.name, func(b *testing.B) {
