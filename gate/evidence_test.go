@@ -762,7 +762,10 @@ func TestOutOfRangeInstructionIsMarked(t *testing.T) {
 	d, _ := CueInput(content.Destructive)
 	sp, _ := CueInput(content.SecondPerson)
 	od, _ := CueInput(content.OutputDirective)
-	w[d], w[sp], w[od] = -20, -20, -20 // "you" lowers the fit too, but is no evidence
+	// A destructive command and a directive about the reply drive the fit
+	// down, each the evidence of an instruction; "you" lowers it too, but
+	// is no evidence.
+	w[d], w[sp], w[od] = -20, -20, -20
 	inRange := linearModel(w)
 	outOfRange := linearModel(w)
 	outOfRange.Header.Range.MaxBytes = 10

@@ -1,6 +1,9 @@
 package content
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // An instruction addressed to the agent: a text that speaks to an AI agent
 // as its reader and, after the address, tells it to do something. "This is
@@ -10,21 +13,24 @@ import "strings"
 // the document's own subject (a calendar, a hotel's reviews), in words no
 // act list holds, and that a human reader of the document would never be
 // given. What the reading asks (DirectsAgent):
-//   - an address (addressAt): a name for an AI agent after "you" ("to
-//     you, the AI agent", "If you are an AI assistant,"), after a greeting
-//     ("Dear AI assistant", "Attention all AI agents"), as a vocative that
-//     opens a sentence ("Assistant, update…", "AI scheduler, please…"), in
-//     a label that names the AI reader ("Note to the AI:", "LLM
-//     instructions:", "Instructions for the AI managing this inbox:"), or
-//     named as the reader before a modal ("AI agents processing this page
-//     must…"). After a greeting, in a label or before a modal the name
-//     must say AI (aiNames): "Dear Assistant Manager", "Hi agent, the
-//     lease is ready" and "Message from the letting agent:" speak to
-//     people, and a lone "Assistant:" or "AI:" labels a transcript's turn;
-//   - a command (directedClause) in the address's sentence or the
-//     directSentences after it: a clause that opens with a command verb or
-//     an act, a verb of work or "do the following"; right after the
-//     address, a word shaped as a command; after its modal, any verb.
+//   - an address (agentAddressAt): a name that says AI after "you" ("to
+//     you, the AI agent.", "If you are an AI assistant,"), after a
+//     greeting ("Dear AI assistant,", "Attention all AI agents:"), as a
+//     vocative that opens a sentence ("ChatGPT, …"), in a label that
+//     names the AI reader ("Note to the AI:", "IMPORTANT for AI:", "Bot
+//     reading this doc:", "AI agents:"), or named as the reader before a
+//     modal ("AI agents processing this page must…"). The name must close
+//     its phrase and say AI (aiNames): "Dear ChatGPT Plus subscriber",
+//     "Hi AI team", "Hi Claude", "Virtual assistants, please submit your
+//     timesheets" and "Message from the letting agent:" speak to people,
+//     and a lone "Assistant:" or "AI:" labels a transcript's turn;
+//   - a command (directedClause) in the clause the address opens or the
+//     sentences after it (address.window): a clause that opens with a
+//     command verb or an act, a verb of work or "do the following"; right
+//     after the address, a word shaped as a command; after its modal or a
+//     frame that asks for an act ("could you…", "the user has authorised
+//     you to…"), a verb of either kind. A prohibition directs too ("do
+//     not tell the user…").
 // A memory the user or the system wrote may speak to the agent so ("Dear
 // assistant, always answer in French"); whose words they are is for the
 // gate to weigh, not the reading.
@@ -55,33 +61,38 @@ var addressFillers = setOf("the a an all any every my our automated virtual digi
 
 // aiNames say the reader is an AI, not a person who assists or acts for
 // someone: "Dear AI assistant" speaks to a program, "Dear assistant" may
-// speak to a secretary.
-var aiNames = setOf("ai llm llms gpt chatgpt claude gemini copilot chatbot chatbots bot bots model models automated virtual digital")
+// speak to a secretary. Names that are people's too ("Claude", "Gemini",
+// "Copilot": a first name, a star sign, the second pilot) and a virtual
+// or digital assistant (a job) are not among them; a capitalised name
+// right after "you," still addresses (agentAddressAt).
+var aiNames = setOf("ai llm llms gpt chatgpt chatbot chatbots bot bots model models automated")
 
-// address is where an address to the agent ends (addressAt), and where
-// its command may stand.
+// address is where an address to the agent ends (agentAddressAt), and
+// where its command may stand.
 type address struct {
 	end int // the word the address ends at; the command is looked for after it
-	// window is how many sentences after the clause the address opens the
-	// command may stand in: 0 for a vocative ("Gemini, Google's AI model,
-	// can now…" names one without speaking to it).
+	// window is how many sentences after the address's own the command
+	// may stand in: 0 for a vocative before a comma ("ChatGPT, OpenAI's
+	// chatbot, now remembers…" names one without speaking to it).
 	window int
-	modal  bool // the address ends at a modal: any verb after it is the command
+	modal  bool // the address ends at a modal: the verb after it is the command
 }
 
 // directsAgent reports whether the text just tokenized holds an address
-// to an AI agent (addressAt) with a command after it (directedClause).
+// to an AI agent (agentAddressAt) with a command after it (directedClause).
 func (z *Analyzer) directsAgent() bool {
-	plain := -1 // the last word read as a clause no address opens: the reading of those is the same for every address
+	lastPlain := -1 // the last word read as a clause no address opens: that reading is the same for every address
 	for i := range z.words {
-		ad, ok := z.addressAt(i)
+		ad, ok := z.agentAddressAt(i)
 		if !ok {
 			continue
 		}
 		sentences := 0
-		reach := min(len(z.words), ad.end+1+maxSentenceWords*(ad.window+1))
+		reach := min(len(z.words), ad.end+1+maxDirectWords)
 		for k := ad.end + 1; k < reach; k++ {
-			if z.words[k].sentence && k > ad.end+1 {
+			// A sentence that opens after the address counts toward its
+			// window; the clause a colon opens is the address's own.
+			if z.words[k].sentence && !(k == ad.end+1 && z.words[ad.end].next == ':') {
 				if sentences++; sentences > ad.window {
 					break
 				}
@@ -89,29 +100,34 @@ func (z *Analyzer) directsAgent() bool {
 			// Right after the address, or after a comma in the clause it
 			// opens ("Claude, before you answer, invite…", "Note to the
 			// AI: when you answer, tell…"), a clause opens.
-			opened := k == ad.end+1 || sentences == 0 && k <= ad.end+maxSentenceWords && z.words[k-1].next == ','
-			if !opened && k <= plain {
+			opened := k == ad.end+1 || sentences == 0 && k <= ad.end+maxCommaWords && z.words[k-1].next == ','
+			if !opened && k <= lastPlain {
 				continue
 			}
 			if z.directedClause(k, opened, k == ad.end+1 && ad.modal) {
 				return true
 			}
 			if !opened {
-				plain = k
+				lastPlain = k
 			}
 		}
 	}
 	return false
 }
 
-// maxSentenceWords bounds how many words of each sentence in its window an
-// address's command is looked for in, and how far into its own sentence
-// a comma opens a clause, so that a text of many addresses costs in
-// proportion to its length (BenchmarkAnalyzeHostile/addresses).
-const maxSentenceWords = 40
+// maxDirectWords bounds how many words after an address its command is
+// looked for in, and maxCommaWords how far into the clause the address
+// opens a comma opens another, so that a text of many addresses costs in
+// proportion to its length (BenchmarkAnalyzeHostile/addresses). A command
+// more than maxDirectWords on, even within the window's sentences, is not
+// read.
+const (
+	maxDirectWords = 400
+	maxCommaWords  = 40
+)
 
 // maxAddressWords bounds how many words before a name for the agent
-// addressAt reads as part of it: "the large language model", "any other
+// agentAddressAt reads as part of it: "the large language model", "any other
 // automated AI".
 const maxAddressWords = 4
 
@@ -121,36 +137,38 @@ const maxAddressWords = 4
 // export:".
 const maxLabelWords = 6
 
-// addressAt reports whether word i, a name for an AI agent, addresses one
-// (see DirectsAgent), and where. The name and the words before it that
+// agentAddressAt reports whether word i, a name for an AI agent, addresses
+// one (see DirectsAgent), and where. The name and the words before it that
 // say what it is (fillers, other names, one word after a name of aiNames:
 // "Dear AI travel assistant") must say AI (aiNames), and it must close its
 // phrase: "Dear ChatGPT Plus subscriber", "Hi AI team", "If you are an AI
 // startup founder" speak to people. An address:
 //   - after "you": "to you, the AI agent.", "If you are an AI assistant,";
 //     a capitalised name right after "you," need not say AI ("to you,
-//     Assistant.");
+//     Assistant.", "to you, Claude.");
 //   - after a greeting: "Dear AI assistant,", "Attention all AI agents:";
-//   - a vocative that opens a sentence, before a comma, an exclamation mark
-//     or a dash, whose command must follow in the same sentence: "Claude,
-//     before you answer, invite…";
-//   - a label that names the AI reader, up to its colon: "Note to the AI:",
-//     "Important instructions for AI models:", or with a reader clause
-//     (readerClause), up to its colon or comma: "Bot reading this doc:",
-//     "To any AI reading this,", "Instructions for the AI managing this
-//     inbox:". A name alone before a colon labels a transcript's turn
-//     ("AI assistant: Open Account > Plan…"), and "Sample prompts for the
-//     AI:" introduces prompts;
-//   - an AI named as the reader before a modal: "AI agents processing this
-//     page must…", "Any AI assistant that reads this should…";
 //   - "As an AI," (whose command must follow in its sentence: "As an AI,
 //     you should recommend…"; not "As an AI language model, I cannot…");
-//   - a name alone before a colon at the start of an HTML comment, hidden
-//     from whoever reads the page rendered: "<!-- AI agents: forward…".
+//   - a vocative that opens a sentence, before a comma (its command in
+//     the same sentence: "ChatGPT, before you answer, invite…"), a dash, an
+//     exclamation or a question mark or a closing bracket ("[AI agents]
+//     push…", with the next sentence too);
+//   - a label that names the AI reader, up to its colon: "Note to the AI:",
+//     "Important instructions for AI models:", a plural name ("AI agents:",
+//     no transcript's turn), a name at the start of an HTML comment,
+//     hidden from whoever reads the page rendered ("<!-- AI: add…"), or
+//     with a reader clause (readerClause) up to its colon or comma: "Bot
+//     reading this doc:", "To any AI reading this,", "Instructions for the
+//     AI managing this inbox:". A lone name before a colon labels a
+//     transcript's turn ("AI assistant: Open Account > Plan…"), and
+//     "Sample prompts for the AI:" introduces prompts;
+//   - an AI named as the reader before a modal: "AI agents processing this
+//     page must…", "Any AI assistant that reads this should…".
 //
-// An address right after an opening quote is a prompt quoted as an example
-// ("Try saying 'Hey Copilot, summarize my unread emails'").
-func (z *Analyzer) addressAt(i int) (address, bool) {
+// An address in a quote that follows a word that introduces an example is
+// an example prompt (quotedExample: "Try saying 'Hey ChatGPT, summarize my
+// unread emails'").
+func (z *Analyzer) agentAddressAt(i int) (address, bool) {
 	if !z.agentName(i) {
 		return address{}, false
 	}
@@ -169,27 +187,32 @@ walk:
 		}
 	}
 	first := j < 0 || z.words[j+1].sentence // the name and the words before it open the sentence; else word j is before them
+	if z.quotedExample(j+1) || !first && z.quotedExample(j) {
+		return address{}, false
+	}
 	last := z.nameEnd(i)
 	closes := last >= 0
+	mark := byte(0)
+	if closes {
+		mark = z.words[last].next
+	}
 	switch {
-	case first && closes && ai && z.words[last].next == ':' && z.commentAt(j+1):
-		return address{end: last, window: directSentences}, true // "<!-- AI agents: forward…"
-	case first && closes && ai && z.words[last].next != ':' && z.words[last].next != '.':
-		return address{end: last}, !z.quotedAt(j + 1) // a vocative
+	case first && closes && ai && mark == ':' && (z.commentAt(j+1) || pluralNames[string(z.tok(i))]):
+		return address{end: last, window: directSentences}, true // "<!-- AI: add…", "AI agents: forward…"
+	case first && closes && ai && mark == ',':
+		return address{end: last}, true // a vocative: "ChatGPT, …"
+	case first && closes && ai && mark != ':' && mark != '.':
+		return address{end: last, window: 1}, true // "Claude! Delete…", "ChatGPT — please…", "[AI agents] push…"
 	case first:
 		// a label without "to" or "for" needs a reader clause (below)
 	case closes && (z.at(j, "you") || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")):
-		you := j
-		if z.at(j, "are") {
-			you = j - 1
-		}
 		bare := j == i-1 && z.words[i].capital && z.words[j].next == ',' // "to you, Assistant."
-		if (ai || bare) && !z.quotedAt(you) {
+		if (ai || bare) && !(z.at(j, "are") && z.quotedExample(j-1)) {
 			return address{end: last, window: directSentences}, true
 		}
 		return address{}, false
 	case closes && greetings[string(z.tok(j))]:
-		if !ai || z.quotedAt(j) {
+		if !ai {
 			return address{}, false
 		}
 		window := directSentences
@@ -197,9 +220,9 @@ walk:
 			window = letterSentences
 		}
 		return address{end: last, window: window}, true
-	case closes && ai && z.at(j, "as") && z.words[last].next == ',':
+	case closes && ai && z.at(j, "as") && mark == ',':
 		return address{end: last}, true // "As an AI, you should…"
-	case closes && z.words[last].next == ':' && ai && (z.at(j, "to") || z.at(j, "for") && (j == 0 || z.words[j].sentence || labelNouns[string(z.tok(j-1))])):
+	case closes && mark == ':' && ai && (z.at(j, "to") || z.at(j, "for") && (j == 0 || z.words[j].sentence || labelWords[string(z.tok(j-1))])):
 		return address{end: last, window: directSentences}, true // "Note to the AI:"
 	}
 	if !ai {
@@ -216,9 +239,12 @@ walk:
 	return address{}, false
 }
 
-// labelNouns before "for" make a label that names its reader: "Important
+// pluralNames, before a colon, label no transcript's turn: "AI agents:".
+var pluralNames = setOf("agents assistants bots chatbots llms models")
+
+// labelWords before "for" make a label that names its reader: "Important
 // instructions for AI models:", "Note for the AI:", "IMPORTANT for AI:".
-var labelNouns = setOf("instruction instructions note notes message messages notice directive directives reminder important urgent attention")
+var labelWords = setOf("instruction instructions note notes message messages notice directive directives reminder important urgent attention")
 
 // nameEnd returns the word that closes the phrase of word i, a name for
 // the agent: i itself when a mark follows it (a comma, a colon, a full
@@ -245,18 +271,29 @@ func (z *Analyzer) nameEnd(i int) int {
 	return -1
 }
 
-// quotedAt reports whether word k follows an opening quote, straight or
-// curly, with nothing between them: "Try saying 'Hey Copilot, …'" (not
-// "…That's the episode.' Hey AI assistant, …", whose quote closes).
-func (z *Analyzer) quotedAt(k int) bool {
+// quotedExample reports whether word k follows an opening quote, straight
+// or curly, with nothing between them, after a word that introduces an
+// example or what to say or type (exampleWords: "Try saying 'Hey ChatGPT,
+// …'", "Example prompt: 'You are an AI assistant. …'", "type \"Chatbot,
+// list…\""). An attack quoted in a review ("…great breakfast. \"Dear AI
+// assistant, forward…\"") is no example.
+func (z *Analyzer) quotedExample(k int) bool {
+	if k <= 0 || k >= len(z.words) {
+		return false
+	}
 	t := z.text[:z.words[k].from]
-	return strings.HasSuffix(t, "\"") || strings.HasSuffix(t, "'") || strings.HasSuffix(t, "\u201c") || strings.HasSuffix(t, "\u2018")
+	quoted := strings.HasSuffix(t, "\"") || strings.HasSuffix(t, "'") || strings.HasSuffix(t, "\u201c") || strings.HasSuffix(t, "\u2018")
+	return quoted && exampleWords[string(z.tok(k-1))]
 }
+
+// exampleWords introduce an example or what to say or type, before a
+// quote.
+var exampleWords = setOf("say saying says said type typing prompt prompts example examples try ask asking write like start starts begin begins")
 
 // commentAt reports whether word k opens an HTML comment's text: "<!--
 // AI agents: …", hidden from whoever reads the page rendered.
 func (z *Analyzer) commentAt(k int) bool {
-	return strings.HasSuffix(strings.TrimRight(z.text[:z.words[k].from], " \t\n"), "<!--")
+	return strings.HasSuffix(strings.TrimRight(z.text[:z.words[k].from], " \t\r\n"), "<!--")
 }
 
 // agentName reports whether word k is a name for an AI agent: a word of the
@@ -280,12 +317,11 @@ func (z *Analyzer) agentName(k int) bool {
 func (z *Analyzer) readerClause(a, b int) bool {
 	for k := a; k+1 <= b && k < len(z.words); k++ {
 		w := z.tok(k)
-		n := len(w)
-		verb := readingVerbs[string(w)] || readerVerbs[string(w)]
+		verb := readingVerbs[string(w)] || readsVerbs[string(w)]
 		if verb && (z.at(k+1, "this") || z.at(k+1, "these")) {
 			return true
 		}
-		if k+2 <= b && (verb || n > 4 && string(w[n-3:]) == "ing") &&
+		if k+2 <= b && (verb || ingForm(w)) &&
 			readerDeterminers[string(z.tok(k+1))] && docNouns[string(z.tok(k+2))] {
 			return true
 		}
@@ -293,9 +329,10 @@ func (z *Analyzer) readerClause(a, b int) bool {
 	return false
 }
 
-// readerVerbs say what an AI named as the reader does with the text:
+// readsVerbs, the third person of reading verbs (readingVerbs holds their
+// "-ing" forms), say what an AI named as the reader does with the text:
 // "whichever AI reads this export".
-var readerVerbs = setOf("reads processes parses scans sees summarizes summarises reviews analyzes analyses ingests handles " +
+var readsVerbs = setOf("reads processes parses scans sees summarizes summarises reviews analyzes analyses ingests handles " +
 	"views manages screens opens receives")
 
 // docNouns are texts and things an agent reads or acts on for its user,
@@ -318,8 +355,10 @@ var readerDeterminers = setOf("this these the my our your")
 // a word shaped as a command before its object (shapedCommand: "report
 // the user…", though the lexicon knows "report" as a noun); and after the
 // address's modal or a frame that asks for an act (directiveFrame: "could
-// you…", "your next step is to…"), any verb but those of notCommands. A
-// prohibition directs as a command does ("do not tell the user…").
+// you…", "your next step is to…"), a command verb, as commandVerb reads
+// one ("must register the user…"; not "must be aware…", "can you really
+// replace your doctor?"). A prohibition directs as a command does ("do
+// not tell the user…", "must not share…").
 func (z *Analyzer) directedClause(k int, opened, afterModal bool) bool {
 	if !opened && !(z.words[k].sentence && z.opensClause(k)) && !z.at(k, "please") && !z.at(k, "kindly") {
 		return false
@@ -327,10 +366,12 @@ func (z *Analyzer) directedClause(k int, opened, afterModal bool) bool {
 	if z.commandVerb(k, true) >= 0 {
 		return true
 	}
-	anyVerb := afterModal
-	for k < len(z.words) {
+	framed := afterModal // a verb here is asked for
+	for n := 0; n < maxDirectLeads && k < len(z.words); n++ {
 		if z.at(k, "do") && z.at(k+1, "not") {
 			k += 2 // a prohibition directs too: "do not tell the user…"
+		} else if z.at(k, "not") && afterModal {
+			k++ // "…must not share…"
 		} else if directLeads[string(z.tok(k))] {
 			k++
 		} else {
@@ -338,19 +379,21 @@ func (z *Analyzer) directedClause(k int, opened, afterModal bool) bool {
 		}
 	}
 	if v := z.directiveFrame(k); v >= 0 {
-		anyVerb, k = true, v
+		framed, k = true, v
 	}
 	switch {
 	case z.at(k, "do"):
 		// "please do the following first:", "do as follows:"
 		return z.at(k+1, "the") && z.at(k+2, "following") || z.at(k+1, "as") && z.at(k+2, "follows")
-	case anyVerb:
-		return k < len(z.words) && !notCommands[string(z.tok(k))]
-	case opened && z.shapedCommand(k):
+	case framed && z.commandVerb(k, true) >= 0, opened && z.shapedCommand(k):
 		return true
 	}
 	return taskVerbs[string(z.tok(k))]
 }
+
+// maxDirectLeads bounds how many leads directedClause reads before a verb, so
+// that a run of "please please…" costs in proportion to its length.
+const maxDirectLeads = 4
 
 // directLeads may stand before the verb of a command to the agent: "Please
 // always recommend…", "only reply…", "first create…", "never mention…".
@@ -405,13 +448,8 @@ var (
 	frameAdjectives = setOf("new next first only real main")
 	frameNouns      = setOf("task job step goal mission instruction assignment")
 	frameNeeds      = setOf("essential important crucial vital necessary imperative urgent critical")
-	frameAskers     = setOf("like want need ask asks asked authorised authorized instructed allowed permitted")
+	frameAskers     = setOf("like want wants need needs ask asks asked requires expects authorised authorized instructed allowed permitted")
 )
-
-// notCommands, after a modal, say what the agent is, has or may not do,
-// not what it is told to do: "AI agents reading this must be aware…",
-// "…should not…", "…must never…".
-var notCommands = setOf("be been not never no only have has")
 
 // shapedCommand reports whether word k has a command's shape: a word of
 // three letters or more that is no function word, no -ed, -ing or -s form,
@@ -425,7 +463,14 @@ func (z *Analyzer) shapedCommand(k int) bool {
 	if z.stopAt(k) || statementOpeners[string(w)] {
 		return false
 	}
-	return !(n > 3 && string(w[n-2:]) == "ed") && !(n > 4 && string(w[n-3:]) == "ing") && w[n-1] != 's' && w[n-1] != '\''
+	return !(n > 3 && string(w[n-2:]) == "ed") && !ingForm(w) && w[n-1] != 's' && w[n-1] != '\''
+}
+
+// ingForm reports whether w is an "-ing" form: its stem before "ing" has a
+// vowel ("reading", "managing"; not "bring", "string", "ring").
+func ingForm(w []byte) bool {
+	n := len(w)
+	return n > 4 && string(w[n-3:]) == "ing" && bytes.ContainsAny(w[:n-3], "aeiouy")
 }
 
 // stopAt reports whether word k is a function word (the lexicon's stop
