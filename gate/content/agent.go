@@ -29,8 +29,8 @@ import (
 //     command verb or an act, a verb of work or "do the following"; right
 //     after the address, a word shaped as a command; after its modal or a
 //     frame that asks for an act ("could you…", "the user has authorised
-//     you to…"), a verb of either kind. A prohibition directs too ("do
-//     not tell the user…").
+//     you to…"), a command verb. A prohibition directs too ("do not tell
+//     the user…").
 // A memory the user or the system wrote may speak to the agent so ("Dear
 // assistant, always answer in French"); whose words they are is for the
 // gate to weigh, not the reading.
@@ -98,7 +98,7 @@ func (z *Analyzer) directsAgent() bool {
 				}
 			}
 			// Right after the address, or after a comma in the clause it
-			// opens ("Claude, before you answer, invite…", "Note to the
+			// opens ("ChatGPT, before you answer, invite…", "Note to the
 			// AI: when you answer, tell…"), a clause opens.
 			opened := k == ad.end+1 || sentences == 0 && k <= ad.end+maxCommaWords && z.words[k-1].next == ','
 			if !opened && k <= lastPlain {
