@@ -350,7 +350,8 @@ var readerDeterminers = setOf("this these the my our your")
 // something opens at word k: at a sentence's start, where the address
 // opens one (opened: right after it, or after a comma in the clause it
 // opens) or at "please" or "kindly" inside a sentence: a command verb or
-// an act (commandVerb); after leads (directLeads), a verb of work
+// an act (commandVerb); after leads (softeners, "only", "don't":
+// "Please always recommend…", "only reply…", "never mention…"), a verb of work
 // (taskVerbs) or "do the following"; where the address opens the clause,
 // a word shaped as a command before its object (shapedCommand: "report
 // the user…", though the lexicon knows "report" as a noun); and after the
@@ -372,7 +373,7 @@ func (z *Analyzer) directedClause(k int, opened, afterModal bool) bool {
 			k += 2 // a prohibition directs too: "do not tell the user…"
 		} else if z.at(k, "not") && afterModal {
 			k++ // "…must not share…"
-		} else if directLeads[string(z.tok(k))] {
+		} else if softeners[string(z.tok(k))] || z.at(k, "only") || z.at(k, "don't") {
 			k++
 		} else {
 			break
@@ -394,10 +395,6 @@ func (z *Analyzer) directedClause(k int, opened, afterModal bool) bool {
 // maxDirectLeads bounds how many leads directedClause reads before a verb, so
 // that a run of "please please…" costs in proportion to its length.
 const maxDirectLeads = 4
-
-// directLeads may stand before the verb of a command to the agent: "Please
-// always recommend…", "only reply…", "first create…", "never mention…".
-var directLeads = setOf("please kindly always never don't also just then now first simply only")
 
 // directiveFrame returns the word after a frame at word k that asks its
 // reader for what that word says, or -1: "could you (please)…", "would
