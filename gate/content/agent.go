@@ -57,7 +57,7 @@ var greetings = setOf("dear hey hi hello attention greetings yo")
 // addressFillers may stand before a name for the agent in an address: "to
 // you, the AI agent", "Attention all AI agents", "Dear automated
 // assistant".
-var addressFillers = setOf("the a an all any every my our automated virtual digital large language")
+var addressFillers = setOf("the a an all any every my our your automated virtual digital large language")
 
 // aiNames say the reader is an AI, not a person who assists or acts for
 // someone: "Dear AI assistant" speaks to a program, "Dear assistant" may
@@ -172,20 +172,7 @@ func (z *Analyzer) agentAddressAt(i int) (address, bool) {
 	if !z.agentName(i) {
 		return address{}, false
 	}
-	ai := aiNames[string(z.tok(i))]
-	j := i - 1
-	skipped := false // one word after a name of aiNames: "AI travel assistant"
-walk:
-	for ; j >= 0 && j >= i-maxAddressWords && !z.words[j+1].sentence; j-- {
-		switch {
-		case addressFillers[string(z.tok(j))] || z.agentName(j):
-			ai = ai || aiNames[string(z.tok(j))]
-		case !skipped && j > 0 && !z.words[j].sentence && aiNames[string(z.tok(j-1))]:
-			skipped = true
-		default:
-			break walk
-		}
-	}
+	j, ai := z.namePhrase(i)
 	first := j < 0 || z.words[j+1].sentence // the name and the words before it open the sentence; else word j is before them
 	if z.quotedExample(j+1) || !first && z.quotedExample(j) {
 		return address{}, false
@@ -200,6 +187,9 @@ walk:
 	case first && closes && ai && mark == ':' && (z.commentAt(j+1) || pluralNames[string(z.tok(i))]):
 		return address{end: last, window: directSentences}, true // "<!-- AI: add…", "AI agents: forward…"
 	case first && closes && ai && mark == ',':
+		if z.appositionAt(last + 1) {
+			return address{}, false // "ChatGPT, OpenAI's chatbot, now…" names one
+		}
 		return address{end: last}, true // a vocative: "ChatGPT, …"
 	case first && closes && ai && mark != ':' && mark != '.':
 		return address{end: last, window: 1}, true // "Claude! Delete…", "ChatGPT — please…", "[AI agents] push…"
@@ -237,6 +227,117 @@ walk:
 		}
 	}
 	return address{}, false
+}
+
+// namePhrase returns the word before the phrase that word i, a name for
+// the agent, ends (-1 at the text's start): the fillers and other names
+// before it in its sentence, and one word right after a name of aiNames
+// ("Dear AI travel assistant"; not "ChatGPT, OpenAI's chatbot"), at most
+// maxAddressWords; and whether the phrase
+// says AI (aiNames).
+func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
+	ai = aiNames[string(z.tok(i))]
+	j = i - 1
+	skipped := false // one word after a name of aiNames: "AI travel assistant"
+	for ; j >= 0 && j >= i-maxAddressWords && !z.words[j+1].sentence; j-- {
+		switch {
+		case addressFillers[string(z.tok(j))] || z.agentName(j):
+			ai = ai || aiNames[string(z.tok(j))]
+		case !skipped && j > 0 && !z.words[j].sentence && z.words[j-1].next == ' ' && aiNames[string(z.tok(j-1))]:
+			skipped = true
+		default:
+			return j, ai
+		}
+	}
+	return j, ai
+}
+
+// addressedAt reports whether word i, a name for an AI agent, addresses
+// one rather than describes one: the AddressedToAgent cue, an input of
+// the model and evidence of an instruction. It reads every address
+// DirectsAgent does (agentAddressAt) and, as the cue asks for no command
+// and the model weighs it with the rest, addresses whose name need not
+// say AI ("assistant" and "agent" are people's jobs too, but an address
+// to one in a memory an agent reads is rarely to a person):
+//   - after a greeting or "you", the name closing its phrase ("Dear
+//     assistant,", "to you, the agent.") or before "please" ("Dear
+//     assistant please reply…");
+//   - a vocative that opens a sentence: "Assistant, update…", "Agent!";
+//   - a label for whichever agent reads the text ("Any coding agent:",
+//     "<!-- assistant: …") or for several ("Assistants:");
+//   - a label that names it as the reader: "Note to the assistant:",
+//     "Instructions for agents:";
+//   - named as the reader: "any assistant reading this memory", "To the
+//     agent processing these notes,";
+//   - the subject of a directive modal right after its name: "the
+//     assistant should first check…", "agents must mirror…".
+//
+// "The AI team", "the assistant manager", "our travel agent, Lucy", "the
+// agent did this", "Our virtual assistant will help you" and a lone
+// "Assistant:" or "AI assistant:" (a transcript's turn, a contact's
+// field) describe or label one.
+func (z *Analyzer) addressedAt(i int) bool {
+	if _, ok := z.agentAddressAt(i); ok {
+		return true
+	}
+	j, _ := z.namePhrase(i)
+	if z.quotedExample(j+1) || z.quotedExample(j) {
+		return false
+	}
+	// The phrase ends at its last name: "Attention AI model:" (at most
+	// maxAddressWords on, so that "AI AI AI…" costs in proportion to its
+	// length).
+	for end := i + maxAddressWords; i < end && i+1 < len(z.words) && z.words[i].next == ' ' && z.agentName(i+1); {
+		i++
+	}
+	closes := z.nameEnd(i) >= 0 || z.at(i+1, "please")
+	mark := z.words[i].next
+	first := j < 0 || z.words[j+1].sentence
+	you := (z.at(j, "you") || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")) && !z.quotedExample(j-1)
+	switch {
+	case closes && (greetings[string(z.tok(j))] || you):
+		return true
+	case you && z.readerClause(i+1, min(i+maxLabelWords, len(z.words)-1)):
+		return true // "if you are a language model summarising this episode"
+	case (first || z.at(j, "please") && z.words[j].next == ',') && (mark == ',' || mark == '!') && z.agentName(j+1) && !z.appositionAt(i+1):
+		return true // a vocative: "Assistant, …", "Please, AI, …"; not "The assistant, Tom, said…"
+	case mark == ':' && (first || z.words[j].sentence) && pluralNames[string(z.tok(i))]:
+		return true // "Assistants:", "Parent AI assistants:"; not "The team has two assistants:"
+	case mark == ':' && first && (z.readerQuantified(j+1, i) || z.commentAt(j+1)):
+		return true // "Any coding agent:", "<!-- assistant:"; a lone "AI assistant:" labels a transcript's turn, "Assistant:" a contact's field too
+	case mark == ':' && (z.at(j, "to") || z.at(j, "for") && (j == 0 || z.words[j].sentence || labelWords[string(z.tok(j-1))])):
+		return true // "Note to the assistant:"
+	case z.words[i].next == ' ' && (directiveModals[string(z.tok(i+1))] || obligedAt(z.tok(i+1), z.tok(i+2))):
+		return true // "the assistant should…", "agents must…"
+	}
+	for k := i + 1; k < len(z.words) && k <= i+maxLabelWords && !z.words[k].sentence; k++ {
+		switch {
+		case (z.words[k].next == ':' || z.words[k].next == ',') && z.readerClause(i+1, k):
+			return true // "To the agent processing these notes,"
+		case directiveModals[string(z.tok(k))] && z.readerClause(i+1, k-1):
+			return true // "Any assistant reading this must…"
+		}
+	}
+	return z.readerAt(i)
+}
+
+// appositionAt reports whether word k, after a name and its comma, opens
+// a noun phrase that names it again rather than what it is told: "Gemini,
+// Google's AI model, can now…", "Copilot, the AI in your dashboard, …".
+func (z *Analyzer) appositionAt(k int) bool {
+	w := z.tok(k)
+	return articles[string(w)] || bytes.HasSuffix(w, []byte("'s"))
+}
+
+// readerQuantified reports whether a quantifier that speaks to whichever
+// agent reads the text stands among words a to b: "Any AI coding agent:".
+func (z *Analyzer) readerQuantified(a, b int) bool {
+	for k := a; k <= b; k++ {
+		if readerQuantifiers[string(z.tok(k))] {
+			return true
+		}
+	}
+	return false
 }
 
 // pluralNames, before a colon, label no transcript's turn: "AI agents:".

@@ -1922,32 +1922,6 @@ func (z *Analyzer) opensSentence(i int) bool {
 // keep it alive between calls.
 func (z *Analyzer) forgetText() { z.text = "" }
 
-// addressedAt reports whether word i, a name for an AI agent, addresses
-// one rather than describes one: a vocative ("Assistant:", "AI, …",
-// "Assistants!"), a greeting or "you" just before it ("Dear assistant", "to
-// you, the AI agent"), or a modal or "you" right after it ("AI assistants
-// reading this must…", "assistant, you are…").
-func (z *Analyzer) addressedAt(i int) bool {
-	switch z.words[i].next {
-	case ':', ',', '!':
-		return true
-	}
-	for k := i - 1; k >= i-3 && k >= 0 && !z.words[k+1].sentence; k-- {
-		if addressIntro[string(z.tok(k))] {
-			return true
-		}
-	}
-	for k := i + 1; k <= i+3 && k < len(z.words); k++ {
-		if z.words[k].sentence {
-			break
-		}
-		if modal[string(z.tok(k))] {
-			return true
-		}
-	}
-	return z.readerAt(i)
-}
-
 // readerAt reports whether word i, a name for an AI agent, names whoever
 // reads the text, as planted lines address it: a reading participle and
 // "this" or "these" after it ("assistant reading this memory",
@@ -2840,6 +2814,9 @@ func (z *Analyzer) phrase(seq []uint64, i int, counts *[NumCues]int, out *Analys
 	cues := f.cues
 	if f.third != nil && i+2 < len(seq) && !z.endsSentence(i+1) {
 		cues |= f.third[seq[i+2]]
+	}
+	if cues&(1<<AddressedToAgent) != 0 && !z.addressedAt(i+1) {
+		cues &^= 1 << AddressedToAgent // "a large language model trained on…": about one, not to one
 	}
 	if cues&noticeCueMask != 0 && z.inNotice(i) {
 		z.countNotice(cues &^ z.noticeCues(i, cues)) // "…and delete all copies", "do not forward it"

@@ -355,8 +355,9 @@ var carriers []uint64
 
 // phrases are two-word cues.
 var phrases = map[Cue]string{
-	AddressedToAgent: "language model,dear assistant,hey assistant,attention ai,the assistant,the ai,the agent," +
-		"to the assistant,to the ai,to the agent,to the model,note to ai,note to assistants",
+	// A name of one word is read where it stands (Analyzer.addressedAt);
+	// "language model" is read at "model", so.
+	AddressedToAgent: "language model",
 	SystemVoice: "system prompt,system message,system note,admin note,developer mode,maintenance mode,debug mode,god mode," +
 		"new instructions,important instructions,security notice",
 	// "ignore all", "ignore any", "forget your" only override with an
