@@ -2465,8 +2465,11 @@ func ibanStart(w []byte) bool {
 // question or exclamation mark, a semicolon, a line break, or a full stop
 // before a capital, a number or the end. A full stop before a word in
 // lower case stands inside an address, a host or a name ("amy.watson@…",
-// "paste.evil.example", "daniel.k").
+// "paste.evil.example", "daniel.k"). A word past the text's ends ends it.
 func (z *Analyzer) requestEnds(j int) bool {
+	if j < 0 || j >= len(z.words) {
+		return true // past the text: "If it rains, cancel"
+	}
 	switch z.words[j].next {
 	case '!', '?', ';', '\n':
 		return true
@@ -2845,26 +2848,8 @@ func (z *Analyzer) endsSentence(i int) bool {
 }
 
 func sortUnique(xs []uint64) []uint64 {
-	// insertion sort is fast for the few dozen content words of a memory;
-	// fall back to a simple shell sort for long texts.
-	for gap := len(xs) / 2; gap > 0; gap /= 2 {
-		if gap < 8 {
-			gap = 1
-		}
-		for i := gap; i < len(xs); i++ {
-			for j := i; j >= gap && xs[j-gap] > xs[j]; j -= gap {
-				xs[j-gap], xs[j] = xs[j], xs[j-gap]
-			}
-		}
-		if gap == 1 {
-			break
-		}
-	}
-	out := xs[:0]
-	for i, x := range xs {
-		if i == 0 || x != xs[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
+	// pdqsort: O(n log n) on any input (a shell sort with halving gaps
+	// took 1.7 s on 800 KB of "Dear AI,\n\n"), no allocation.
+	slices.Sort(xs)
+	return slices.Compact(xs)
 }

