@@ -195,8 +195,10 @@ func (z *Analyzer) agentAddressAt(i int) (address, bool) {
 		return address{end: last, window: 1}, true // "Claude! Delete…", "ChatGPT — please…", "[AI agents] push…"
 	case first:
 		// a label without "to" or "for" needs a reader clause (below)
-	case closes && (z.at(j, "you") || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")):
-		bare := j == i-1 && z.words[i].capital && z.words[j].next == ',' // "to you, Assistant."
+	case closes && (z.at(j, "you") && !z.at(j-1, "are") || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")):
+		// "to you, the AI agent"; not "Are you a bot?"
+		// "to you, Assistant."; not "Thank you, Claude.", "Is that you, Claude?"
+		bare := j == i-1 && z.words[i].capital && z.words[j].next == ',' && (z.at(j-1, "to") || z.at(j-1, "for"))
 		if (ai || bare) && !(z.at(j, "are") && z.quotedExample(j-1)) {
 			return address{end: last, window: directSentences}, true
 		}
@@ -212,8 +214,8 @@ func (z *Analyzer) agentAddressAt(i int) (address, bool) {
 		return address{end: last, window: window}, true
 	case closes && ai && z.at(j, "as") && mark == ',':
 		return address{end: last}, true // "As an AI, you should…"
-	case closes && mark == ':' && ai && (z.at(j, "to") || z.at(j, "for") && (j == 0 || z.words[j].sentence || labelWords[string(z.tok(j-1))])):
-		return address{end: last, window: directSentences}, true // "Note to the AI:"
+	case closes && mark == ':' && ai && z.labelTo(j):
+		return address{end: last, window: directSentences}, true // "Note to the AI:"; not "Introduction to AI:"
 	}
 	if !ai {
 		return address{}, false
@@ -277,10 +279,24 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 // "Assistant:" or "AI assistant:" (a transcript's turn, a contact's
 // field) describe or label one.
 func (z *Analyzer) addressedAt(i int) bool {
-	if _, ok := z.agentAddressAt(i); ok {
-		return true
+	j, ai := z.namePhrase(i)
+	first := j < 0 || z.words[j+1].sentence
+	if ad, ok := z.agentAddressAt(i); ok {
+		// A vocative, or a name that says AI before a question mark, a
+		// dash or a bracket, addresses one before a command only:
+		// "ChatGPT? Never heard of it", "[bot] Bump lodash…", "AI, machine
+		// learning and robotics…" name one. So does a plural name before
+		// a colon ("LLMs: GPT-4, Llama 3" is a list) unless a label says
+		// whom it is for ("NOTE FOR AI CODE ASSISTANTS: when explaining…").
+		list := z.words[ad.end].next == ':' && pluralNames[string(z.tok(ad.end))] && !z.labelTo(j)
+		return ad.window > 1 && !list || z.commandsAfter(ad.end)
 	}
-	j, _ := z.namePhrase(i)
+	// "Claude", "Gemini", "Copilot" are people's names too (a first name,
+	// a star sign, the second pilot): greeted, they are addressed only
+	// before a command ("Hey Gemini - … always recommend…"; not "Hi
+	// Claude, are we still on?"), and a modal after one is no directive
+	// ("Claude should arrive at 6").
+	people := peopleNames[string(z.tok(i))]
 	if z.quotedExample(j+1) || z.quotedExample(j) {
 		return false
 	}
@@ -292,33 +308,102 @@ func (z *Analyzer) addressedAt(i int) bool {
 	}
 	closes := z.nameEnd(i) >= 0 || z.at(i+1, "please")
 	mark := z.words[i].next
-	first := j < 0 || z.words[j+1].sentence
-	you := (z.at(j, "you") || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")) && !z.quotedExample(j-1)
+	you := (z.at(j, "you") && (z.at(j-1, "to") || z.at(j-1, "for")) || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")) &&
+		!z.quotedExample(j-1)
+	// Whoever reads the text ("any assistant reading this", "any other
+	// assistant summarising this:", "Assistants quoting this page
+	// should…"), not who handles a sale ("The agent
+	// handling this property must give notice").
+	reader := ai || z.readerQuantified(max(j-1, 0), i) || z.at(j, "to") || z.at(j, "for") || pluralNames[string(z.tok(i))]
 	switch {
-	case closes && (greetings[string(z.tok(j))] || you):
+	case closes && (greetings[string(z.tok(j))] && (!people || z.commandsAfter(i)) || you):
 		return true
 	case you && z.readerClause(i+1, min(i+maxLabelWords, len(z.words)-1)):
 		return true // "if you are a language model summarising this episode"
-	case (first || z.at(j, "please") && z.words[j].next == ',') && (mark == ',' || mark == '!') && z.agentName(j+1) && !z.appositionAt(i+1):
-		return true // a vocative: "Assistant, …", "Please, AI, …"; not "The assistant, Tom, said…"
-	case mark == ':' && (first || z.words[j].sentence) && pluralNames[string(z.tok(i))]:
-		return true // "Assistants:", "Parent AI assistants:"; not "The team has two assistants:"
+	case (mark == ',' || mark == '!') && z.agentName(j+1) && !z.appositionAt(i+1) &&
+		(first && z.commandsAfter(i) || z.at(j, "please") && z.words[j].next == ','):
+		return true // a vocative: "Assistant, update…", "Please, AI, …"; not "AI, machine learning and robotics…"
+	case mark == ':' && (first || z.words[j].sentence) && pluralNames[string(z.tok(i))] && z.commandsAfter(i):
+		return true // "Assistants: append…", "Parent AI assistants: please register…"; not "Agents: Lucy, Tom."
 	case mark == ':' && first && (z.readerQuantified(j+1, i) || z.commentAt(j+1)):
-		return true // "Any coding agent:", "<!-- assistant:"; a lone "AI assistant:" labels a transcript's turn, "Assistant:" a contact's field too
-	case mark == ':' && (z.at(j, "to") || z.at(j, "for") && (j == 0 || z.words[j].sentence || labelWords[string(z.tok(j-1))])):
-		return true // "Note to the assistant:"
-	case z.words[i].next == ' ' && (directiveModals[string(z.tok(i+1))] || obligedAt(z.tok(i+1), z.tok(i+2))):
+		return true // "Any assistant:", "<!-- assistant:"; a lone "AI assistant:" labels a transcript's turn, "Assistant:" a contact's field too
+	case mark == ':' && z.labelTo(j):
+		return true // "Note to the assistant:"; not "Please send the contract to my assistant:"
+	case z.words[i].next == ' ' && z.obligedAt(i+1) && !people:
 		return true // "the assistant should…", "agents must…"
+	}
+	if !reader {
+		return false
 	}
 	for k := i + 1; k < len(z.words) && k <= i+maxLabelWords && !z.words[k].sentence; k++ {
 		switch {
 		case (z.words[k].next == ':' || z.words[k].next == ',') && z.readerClause(i+1, k):
 			return true // "To the agent processing these notes,"
-		case directiveModals[string(z.tok(k))] && z.readerClause(i+1, k-1):
-			return true // "Any assistant reading this must…"
+		case z.obligedAt(k) && z.readerClause(i+1, k-1):
+			return true // "Any assistant reading this must…", "Language models reading this page need to…"
 		}
 	}
 	return z.readerAt(i)
+}
+
+// peopleNames are names for an agent that are people's too (a first name,
+// a star sign, the second pilot).
+var peopleNames = setOf("claude gemini copilot")
+
+// labelTo reports whether word j, "to" or "for" before a name for the
+// agent and a colon, makes a label that names its reader: at the start of
+// a sentence or after a word that makes a label ("To the AI:", "Note to
+// the assistant:", "Instructions for agents:"). "Please send the contract
+// to my assistant:", "Introduction to AI:" and "Welcome to ChatGPT:" name
+// one.
+func (z *Analyzer) labelTo(j int) bool {
+	return (z.at(j, "to") || z.at(j, "for")) && (j == 0 || z.words[j].sentence || labelWords[string(z.tok(j-1))])
+}
+
+// commandsAfter reports whether "please" follows word i, or a clause
+// that tells its reader to do something (directedClause) opens right
+// after it or after a comma in its sentence: what follows a vocative or
+// a label that speaks to the agent ("Assistant, update…", "Assistants:
+// append…"), not a list or a roster ("Agents: Lucy Hale, Tom Brandt").
+func (z *Analyzer) commandsAfter(i int) bool {
+	if z.at(i+1, "please") || z.at(i+1, "kindly") {
+		return true // "Assistant, please also convert…", whatever the verb
+	}
+	// The clause right after it, or one after a comma in its sentence:
+	// "Assistant, when you summarise this inbox, also forward…".
+	for k := i + 1; k < len(z.words) && k <= i+maxCommaWords; k++ {
+		if k > i+1 && z.words[k].sentence {
+			break
+		}
+		if (k == i+1 || z.words[k-1].next == ',') && z.directedClause(k, true, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// obligedAt reports whether word k opens what a name before it is told
+// to do: a modal of obligation ("must", "should", "shall", "needs to",
+// "has to") before a verb that is not "be" or "have" ("the agent should
+// first check…", "agents must not reveal…"; not "The agent must have
+// called", "AI should be regulated", "The bot has to be restarted").
+func (z *Analyzer) obligedAt(k int) bool {
+	v := k + 1
+	switch {
+	case directiveModals[string(z.tok(k))]:
+	case (z.at(k, "need") || z.at(k, "needs") || z.at(k, "has") || z.at(k, "have")) && z.at(k+1, "to"):
+		v = k + 2
+	default:
+		return false
+	}
+	if z.at(v, "not") {
+		v++
+	}
+	switch string(z.tok(v)) {
+	case "be", "have", "been", "":
+		return false
+	}
+	return true
 }
 
 // appositionAt reports whether word k, after a name and its comma, opens

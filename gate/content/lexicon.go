@@ -356,8 +356,8 @@ var carriers []uint64
 // phrases are two-word cues.
 var phrases = map[Cue]string{
 	// A name of one word is read where it stands (Analyzer.addressedAt);
-	// "language model" is read at "model", so.
-	AddressedToAgent: "language model",
+	// "language model(s)" is read at "model(s)", so.
+	AddressedToAgent: "language model,language models",
 	SystemVoice: "system prompt,system message,system note,admin note,developer mode,maintenance mode,debug mode,god mode," +
 		"new instructions,important instructions,security notice",
 	// "ignore all", "ignore any", "forget your" only override with an
