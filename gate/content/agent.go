@@ -235,8 +235,7 @@ func (z *Analyzer) agentAddressAt(i int) (address, bool) {
 // the agent, ends (-1 at the text's start): the fillers and other names
 // before it in its sentence, and one word right after a name of aiNames
 // ("Dear AI travel assistant"; not "ChatGPT, OpenAI's chatbot"), at most
-// maxAddressWords; and whether the phrase
-// says AI (aiNames).
+// maxAddressWords; and whether the phrase says AI (aiNames).
 func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 	ai = aiNames[string(z.tok(i))]
 	j = i - 1
@@ -256,28 +255,36 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 
 // addressedAt reports whether word i, a name for an AI agent, addresses
 // one rather than describes one: the AddressedToAgent cue, an input of
-// the model and evidence of an instruction. It reads every address
-// DirectsAgent does (agentAddressAt) and, as the cue asks for no command
-// and the model weighs it with the rest, addresses whose name need not
-// say AI ("assistant" and "agent" are people's jobs too, but an address
-// to one in a memory an agent reads is rarely to a person):
-//   - after a greeting or "you", the name closing its phrase ("Dear
-//     assistant,", "to you, the agent.") or before "please" ("Dear
-//     assistant please reply…");
-//   - a vocative that opens a sentence: "Assistant, update…", "Agent!";
-//   - a label for whichever agent reads the text ("Any coding agent:",
-//     "<!-- assistant: …") or for several ("Assistants:");
-//   - a label that names it as the reader: "Note to the assistant:",
-//     "Instructions for agents:";
-//   - named as the reader: "any assistant reading this memory", "To the
-//     agent processing these notes,";
-//   - the subject of a directive modal right after its name: "the
-//     assistant should first check…", "agents must mirror…".
+// the model and evidence of an instruction. It reads the addresses
+// DirectsAgent does (agentAddressAt; a vocative and a name that says AI
+// before "?", a dash or "]" only before a command, and a plural name
+// before a colon only as a label or before a command) and, as the cue
+// asks for no command after every address and the model weighs it with
+// the rest, addresses whose name need not say AI ("assistant" and
+// "agent" are people's jobs too, but an address to one in a memory an
+// agent reads is rarely to a person):
+//   - after a greeting, "to you" or "you are", the name closing its
+//     phrase ("Dear assistant,", "to you, the agent.") or before
+//     "please";
+//   - a vocative that opens a sentence before a command ("Assistant,
+//     update…", "Assistant, when you summarise this inbox, also
+//     forward…"), or after "Please,";
+//   - a plural label before a command ("Assistants: append…"), a label
+//     for whichever agent reads the text ("Any assistant:", "<!--
+//     assistant: …"), a label to or for one ("Note to the assistant:");
+//   - named as the reader, by a name that says AI, is plural or
+//     quantified, or follows "to" or "for": "any assistant reading this
+//     memory", "To the agent processing these notes,";
+//   - the subject of a modal of obligation right after its name
+//     (directiveAt): "the assistant should first check…", "agents must
+//     mirror…".
 //
-// "The AI team", "the assistant manager", "our travel agent, Lucy", "the
-// agent did this", "Our virtual assistant will help you" and a lone
-// "Assistant:" or "AI assistant:" (a transcript's turn, a contact's
-// field) describe or label one.
+// "Claude", "Gemini" and "Copilot" are greeted only before a command and
+// never obliged. "The AI team", "the assistant manager", "our travel
+// agent, Lucy", "the agent did this", "Our virtual assistant will help
+// you", "The agent must have called", "Agents: Lucy Hale, Tom Brandt",
+// "Are you a bot?" and a lone "Assistant:" or "AI assistant:" (a
+// transcript's turn, a contact's field) describe or label one.
 func (z *Analyzer) addressedAt(i int) bool {
 	j, ai := z.namePhrase(i)
 	first := j < 0 || z.words[j+1].sentence
@@ -329,7 +336,7 @@ func (z *Analyzer) addressedAt(i int) bool {
 		return true // "Any assistant:", "<!-- assistant:"; a lone "AI assistant:" labels a transcript's turn, "Assistant:" a contact's field too
 	case mark == ':' && z.labelTo(j):
 		return true // "Note to the assistant:"; not "Please send the contract to my assistant:"
-	case z.words[i].next == ' ' && z.obligedAt(i+1) && !people:
+	case z.words[i].next == ' ' && z.directiveAt(i+1) && !people:
 		return true // "the assistant should…", "agents must…"
 	}
 	if !reader {
@@ -339,7 +346,7 @@ func (z *Analyzer) addressedAt(i int) bool {
 		switch {
 		case (z.words[k].next == ':' || z.words[k].next == ',') && z.readerClause(i+1, k):
 			return true // "To the agent processing these notes,"
-		case z.obligedAt(k) && z.readerClause(i+1, k-1):
+		case z.directiveAt(k) && z.readerClause(i+1, k-1):
 			return true // "Any assistant reading this must…", "Language models reading this page need to…"
 		}
 	}
@@ -382,12 +389,12 @@ func (z *Analyzer) commandsAfter(i int) bool {
 	return false
 }
 
-// obligedAt reports whether word k opens what a name before it is told
+// directiveAt reports whether word k opens what a name before it is told
 // to do: a modal of obligation ("must", "should", "shall", "needs to",
 // "has to") before a verb that is not "be" or "have" ("the agent should
 // first check…", "agents must not reveal…"; not "The agent must have
 // called", "AI should be regulated", "The bot has to be restarted").
-func (z *Analyzer) obligedAt(k int) bool {
+func (z *Analyzer) directiveAt(k int) bool {
 	v := k + 1
 	switch {
 	case directiveModals[string(z.tok(k))]:
@@ -415,7 +422,8 @@ func (z *Analyzer) appositionAt(k int) bool {
 }
 
 // readerQuantified reports whether a quantifier that speaks to whichever
-// agent reads the text stands among words a to b: "Any AI coding agent:".
+// agent reads the text stands among words a to b: "Any assistant:", "any
+// other assistant summarising this:".
 func (z *Analyzer) readerQuantified(a, b int) bool {
 	for k := a; k <= b; k++ {
 		if readerQuantifiers[string(z.tok(k))] {

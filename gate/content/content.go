@@ -28,7 +28,7 @@ type Cue int
 // Cues of memories and queries. Values are densities or presence flags in
 // [0, 1]; see Analysis.Cues.
 const (
-	AddressedToAgent  Cue = iota // names the assistant, the AI, the agent, the model
+	AddressedToAgent  Cue = iota // speaks to the assistant, the AI, the agent (Analyzer.addressedAt)
 	SecondPerson                 // "you", "your": speaks to its reader
 	ImperativeStart              // sentences that start with a command verb
 	SystemVoice                  // system/admin/developer voice, prompt markup, shouted words
