@@ -1354,7 +1354,7 @@ func TestWordListsHoldWords(t *testing.T) {
 		}
 	}
 	for name, set := range map[string]map[string]bool{"addressing": addressing, "titles": titles, "verbIntro": verbIntro,
-		"headingWord": headingWord, "addressIntro": addressIntro, "modal": modal, "actVerbs": actVerbs, "howAsks": howAsks,
+		"headingWord": headingWord, "modal": modal, "actVerbs": actVerbs, "howAsks": howAsks,
 		"objectPronouns": objectPronouns, "wayAdjectives": wayAdjectives, "titleLabels": titleLabels, "leadAdverbs": leadAdverbs, "askers": askers,
 		"obligations": obligations, "noticeOpeners": noticeOpeners, "disclaimerReceipts": disclaimerReceipts,
 		"disclaimerRecipients": disclaimerRecipients, "misdirected": misdirected, "noticeDeletes": noticeDeletes,

@@ -129,12 +129,9 @@ var verbIntro = setOf("please to then and also just do first now immediately you
 // heading: "Email from …", "Post by …", "Copy of …", "Transfer of …".
 var headingWord = setOf("from of by in on at for with address addresses id thread subject sent received is was has had dated")
 
-// addressIntro are words just before a name for the agent that address it:
-// "Dear assistant", "Hey AI", "to you, the AI agent", "Attention agents".
-var addressIntro = setOf("you dear hey hi hello attention")
-
-// modal are words right after a name for the agent that tell it what to
-// do: "AI assistants reading this must…", "the agent should…".
+// modal are words that, as the subject's place before a modal, make what
+// follows a request rather than a statement (statedAt: "you will…",
+// "please will…", "must…").
 var modal = setOf("must should shall will need needs you your please")
 
 // destroyIntros open advice before a destructive verb, as "please" and a
