@@ -1158,6 +1158,52 @@ func TestAnalyzeTextEndingInAnAct(t *testing.T) {
 	}
 }
 
+// TestAnalyzeRandomWordsNeverPanics reads texts of a few words drawn
+// from the lexicon and the marks that shape a reading (a condition, a
+// comma, a full stop, a name for the agent), ending anywhere: the shapes
+// the byte-level fuzzer rarely builds. It finds the panic of
+// TestAnalyzeTextEndingInAnAct within some thousands of texts.
+func TestAnalyzeRandomWordsNeverPanics(t *testing.T) {
+	vocab := make([]string, 0, len(lexicon))
+	for w := range lexicon {
+		vocab = append(vocab, w)
+	}
+	slices.Sort(vocab) // the map's order is random; the texts are not
+	marks := []string{"if", "when", "you", "the", "a", "to", "it", "AI", "Assistant", "please", "not", "and", "I", "we",
+		",", ".", "?", "\n", ":", "rm", "|", "sh", "x@y.example"}
+	r := rand.New(rand.NewPCG(1, 2))
+	var z Analyzer
+	var a Analysis
+	var b strings.Builder
+	for range 50_000 {
+		b.Reset()
+		for range 1 + r.IntN(10) {
+			w := vocab[r.IntN(len(vocab))]
+			if r.IntN(3) == 0 {
+				w = marks[r.IntN(len(marks))]
+			}
+			b.WriteString(w)
+			switch r.IntN(5) {
+			case 0:
+				b.WriteString(", ")
+			case 1:
+				b.WriteString(". ")
+			default:
+				b.WriteString(" ")
+			}
+		}
+		text := strings.TrimSpace(b.String())
+		func() {
+			defer func() {
+				if e := recover(); e != nil {
+					t.Fatalf("Analyze(%q) panicked: %v", text, e)
+				}
+			}()
+			z.Analyze(text, &a)
+		}()
+	}
+}
+
 func TestAddressedNeedsTheSameSentence(t *testing.T) {
 	var z Analyzer
 	var a Analysis
