@@ -173,6 +173,12 @@ func (z *Analyzer) agentAddressAt(i int) (address, bool) {
 		return address{}, false
 	}
 	j, ai := z.namePhrase(i)
+	return z.addressAfter(i, j, ai)
+}
+
+// addressAfter is agentAddressAt for word i, a name for the agent, whose
+// phrase namePhrase has read (j, ai).
+func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 	first := j < 0 || z.words[j+1].sentence // the name and the words before it open the sentence; else word j is before them
 	if z.quotedExample(j+1) || !first && z.quotedExample(j) {
 		return address{}, false
@@ -288,7 +294,7 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 func (z *Analyzer) addressedAt(i int) bool {
 	j, ai := z.namePhrase(i)
 	first := j < 0 || z.words[j+1].sentence
-	if ad, ok := z.agentAddressAt(i); ok {
+	if ad, ok := z.addressAfter(i, j, ai); ok {
 		// A vocative, or a name that says AI before a question mark, a
 		// dash or a bracket, addresses one before a command only:
 		// "ChatGPT? Never heard of it", "[bot] Bump lodash…", "AI, machine
