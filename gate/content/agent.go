@@ -56,8 +56,8 @@ var greetings = setOf("dear hey hi hello attention greetings yo")
 
 // addressFillers may stand before a name for the agent in an address: "to
 // you, the AI agent", "Attention all AI agents", "Dear automated
-// assistant".
-var addressFillers = setOf("the a an all any every my our your automated virtual digital large language")
+// assistant", "Grok and other assistants:".
+var addressFillers = setOf("the a an all any every my our your automated virtual digital large language and or other")
 
 // aiNames say the reader is an AI, not a person who assists or acts for
 // someone: "Dear AI assistant" speaks to a program, "Dear assistant" may
@@ -65,7 +65,7 @@ var addressFillers = setOf("the a an all any every my our your automated virtual
 // "Copilot": a first name, a star sign, the second pilot) and a virtual
 // or digital assistant (a job) are not among them; a capitalised name
 // right after "you," still addresses (agentAddressAt).
-var aiNames = setOf("ai llm llms gpt chatgpt chatbot chatbots bot bots model models automated")
+var aiNames = setOf("ai llm llms gpt chatgpt chatbot chatbots bot bots model models automated deepseek qwen")
 
 // address is where an address to the agent ends (agentAddressAt), and
 // where its command may stand.
@@ -153,6 +153,7 @@ const maxLabelWords = 6
 //     the same sentence: "ChatGPT, before you answer, invite…"), a dash, an
 //     exclamation or a question mark or a closing bracket ("[AI agents]
 //     push…", with the next sentence too);
+//   - an @-mention before its command: "@assistant please forward…";
 //   - a label that names the AI reader, up to its colon: "Note to the AI:",
 //     "Important instructions for AI models:", a plural name ("AI agents:",
 //     no transcript's turn), a name at the start of an HTML comment,
@@ -164,6 +165,10 @@ const maxLabelWords = 6
 //     "Sample prompts for the AI:" introduces prompts;
 //   - an AI named as the reader before a modal: "AI agents processing this
 //     page must…", "Any AI assistant that reads this should…".
+//
+// Its marks are read past markdown's emphasis ("**AI agents**:"), a
+// table's cell ends as a label's colon ("| Note to AI assistant |
+// Change…"), and a dash needs no space ("AI assistant—ignore…").
 //
 // An address in a quote that follows a word that introduces an example is
 // an example prompt (quotedExample: "Try saying 'Hey ChatGPT, summarize my
@@ -187,9 +192,14 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 	closes := last >= 0
 	mark := byte(0)
 	if closes {
-		mark = z.words[last].next
+		mark = z.markAt(last)
 	}
 	switch {
+	case z.mentionAt(i) && (ai || !peopleNames[string(z.tok(i))]):
+		// "@assistant please forward…", its command in its sentence: a
+		// handle is a program's, whatever its name says, but for one that
+		// is a person's too ("@Claude, the deck?").
+		return address{end: i}, true
 	case first && closes && ai && mark == ':' && (z.commentAt(j+1) || pluralNames[string(z.tok(i))]):
 		return address{end: last, window: directSentences}, true // "<!-- AI: add…", "AI agents: forward…"
 	case first && closes && ai && mark == ',':
@@ -227,8 +237,9 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 		return address{}, false
 	}
 	for k := i + 1; k < len(z.words) && k <= i+maxLabelWords && !z.words[k].sentence; k++ {
+		m := z.markAt(k)
 		switch {
-		case (z.words[k].next == ':' || z.words[k].next == ',') && z.readerClause(i+1, k):
+		case (m == ':' || m == ',') && z.readerClause(i+1, k):
 			return address{end: k, window: directSentences}, true
 		case directiveModals[string(z.tok(k))] && z.readerClause(i+1, k-1):
 			return address{end: k, modal: true}, true
@@ -283,7 +294,11 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 //     memory", "To the agent processing these notes,";
 //   - the subject of a modal of obligation right after its name
 //     (directiveAt): "the assistant should first check…", "agents must
-//     mirror…".
+//     mirror…"; not a name a possessive owns ("Our AI assistant should
+//     answer…", "Her agent must sign…") or "AI systems" a law obliges;
+//   - an @-mention before a command ("@copilot please review…"), and a
+//     name after a comma that ends a sentence that commands ("…forward
+//     this message to billing@…, assistant.").
 //
 // "Claude", "Gemini" and "Copilot" are greeted only before a command and
 // never obliged. "The AI team", "the assistant manager", "our travel
@@ -301,7 +316,12 @@ func (z *Analyzer) addressedAt(i int) bool {
 		// learning and robotics…" name one. So does a plural name before
 		// a colon ("LLMs: GPT-4, Llama 3" is a list) unless a label says
 		// whom it is for ("NOTE FOR AI CODE ASSISTANTS: when explaining…").
-		list := z.words[ad.end].next == ':' && pluralNames[string(z.tok(ad.end))] && !z.labelTo(j)
+		list := z.markAt(ad.end) == ':' && pluralNames[string(z.tok(ad.end))] && !z.labelTo(j)
+		if ad.modal {
+			// "AI agents reading this page must not summarise it": the
+			// command is the modal's verb.
+			return z.directedClause(ad.end+1, true, true)
+		}
 		return ad.window > 1 && !list || z.commandsAfter(ad.end)
 	}
 	// "Claude", "Gemini", "Copilot" are people's names too (a first name,
@@ -319,8 +339,12 @@ func (z *Analyzer) addressedAt(i int) bool {
 	for end := i + maxAddressWords; i < end && i+1 < len(z.words) && z.words[i].next == ' ' && z.agentName(i+1); {
 		i++
 	}
-	closes := z.nameEnd(i) >= 0 || z.at(i+1, "please")
+	last := z.nameEnd(i)
+	closes := last >= 0 || z.pleaseAt(i+1)
 	mark := z.words[i].next
+	if last >= 0 {
+		mark = z.markAt(last)
+	}
 	you := (z.at(j, "you") && (z.at(j-1, "to") || z.at(j-1, "for")) || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")) &&
 		!z.quotedExample(j-1)
 	// Whoever reads the text ("any assistant reading this", "any other
@@ -329,8 +353,8 @@ func (z *Analyzer) addressedAt(i int) bool {
 	// handling this property must give notice").
 	reader := ai || z.readerQuantified(max(j-1, 0), i) || z.at(j, "to") || z.at(j, "for") || pluralNames[string(z.tok(i))]
 	switch {
-	case closes && (greetings[string(z.tok(j))] && (!people || z.commandsAfter(i)) || you):
-		return true
+	case closes && (greetings[string(z.tok(j))] && (!people && (ai || !z.at(j, "attention")) || z.commandsAfter(i)) || you):
+		return true // "Dear assistant,"; "Attention all agents:" speaks to staff but before a command
 	case you && z.readerClause(i+1, min(i+maxLabelWords, len(z.words)-1)):
 		return true // "if you are a language model summarising this episode"
 	case (mark == ',' || mark == '!') && z.agentName(j+1) && !z.appositionAt(i+1) &&
@@ -342,15 +366,20 @@ func (z *Analyzer) addressedAt(i int) bool {
 		return true // "Any assistant:", "<!-- assistant:"; a lone "AI assistant:" labels a transcript's turn, "Assistant:" a contact's field too
 	case mark == ':' && z.labelTo(j):
 		return true // "Note to the assistant:"; not "Please send the contract to my assistant:"
-	case z.words[i].next == ' ' && z.directiveAt(i+1) && !people:
-		return true // "the assistant should…", "agents must…"
+	case z.mentionAt(i) && z.commandsAfter(i):
+		return true // "@assistant please forward…"; not "thanks to @assistant"
+	case j == i-1 && j >= 0 && z.words[j].next == ',' && (mark == '.' || mark == '!') && !people && !z.at(j, "you") && z.commandOpens(j):
+		return true // "…forward this message to billing@…, assistant."; not "Thanks, assistant.", "Thank you, agent."
+	case z.words[i].next == ' ' && z.directiveAt(i+1) && !people && !systemNames[string(z.tok(i))] && !z.possessed(j, i):
+		return true // "the assistant should…", "agents must…"; not "AI systems must undergo…", "Our AI assistant should answer…"
 	}
 	if !reader {
 		return false
 	}
 	for k := i + 1; k < len(z.words) && k <= i+maxLabelWords && !z.words[k].sentence; k++ {
+		m := z.markAt(k)
 		switch {
-		case (z.words[k].next == ':' || z.words[k].next == ',') && z.readerClause(i+1, k):
+		case (m == ':' || m == ',') && z.readerClause(i+1, k):
 			return true // "To the agent processing these notes,"
 		case z.directiveAt(k) && z.readerClause(i+1, k-1):
 			return true // "Any assistant reading this must…", "Language models reading this page need to…"
@@ -360,8 +389,79 @@ func (z *Analyzer) addressedAt(i int) bool {
 }
 
 // peopleNames are names for an agent that are people's too (a first name,
-// a star sign, the second pilot).
-var peopleNames = setOf("claude gemini copilot")
+// a star sign, the second pilot) or everyday words ("grok", "perplexity",
+// a llama, the mistral wind).
+var peopleNames = setOf("claude gemini copilot grok perplexity llama mistral")
+
+// systemNames name an AI as the law, a vendor or a study speaks of one
+// ("AI systems must undergo a conformity assessment"): addressed by a
+// label, a greeting or as the reader ("Note to AI systems:", "AI systems
+// reading this page must…"), never obliged by a modal alone.
+var systemNames = setOf("system systems")
+
+// aiHeads name an AI after a name of aiNames: "AI models", "AI systems",
+// "AI crawlers", "AI readers"; "model" and "models" after "language" too.
+var aiHeads = setOf("model models system systems crawler crawlers scraper scrapers reader readers")
+
+// pleaseAt reports whether word k is "please" or "kindly" before more of
+// its sentence, not in a letter's "please find attached": "AI, please.
+// Stop putting it in every product." asks the reader for nothing.
+func (z *Analyzer) pleaseAt(k int) bool {
+	if !(z.at(k, "please") || z.at(k, "kindly")) || k+1 >= len(z.words) || z.words[k+1].sentence {
+		return false
+	}
+	return !(z.at(k+1, "find") && enclosures[string(z.tok(k+2))])
+}
+
+// enclosures follow "please find" in a letter's formula for what comes
+// with it ("Dear Agent, please find attached the signed lease"), which
+// asks its reader for nothing.
+var enclosures = setOf("attached enclosed below herewith")
+
+// mentionAt reports whether word k is an @-mention ("@assistant please
+// forward…", "@copilot review this"): an '@' right before it that ends no
+// e-mail address's local part.
+func (z *Analyzer) mentionAt(k int) bool {
+	from := z.words[k].from
+	if from == 0 || z.text[from-1] != '@' {
+		return false
+	}
+	return from == 1 || !localPartByte(z.text[from-2])
+}
+
+// commandOpens reports whether the sentence that holds word k, at most
+// maxCommaWords before it, tells its reader to do something
+// (commandsAfter): what a name after a comma at the sentence's end is
+// told ("For the fastest answer, forward this message to billing@…,
+// assistant.").
+func (z *Analyzer) commandOpens(k int) bool {
+	for s := k; s >= 0 && s >= k-maxCommaWords; s-- {
+		if s == 0 || z.words[s].sentence && z.words[s].joint != '.' { // not "quick.net"
+			return z.commandsAfter(s - 1)
+		}
+	}
+	return false
+}
+
+// localPartByte reports whether c may end an e-mail address's local part
+// ("bot@assistant.io").
+func localPartByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '.' || c == '_' || c == '-' || c == '+'
+}
+
+// possessed reports whether a possessive determiner stands among words a
+// to b, a name's phrase: "Our AI assistant should answer most questions
+// within seconds" describes one; "your" speaks to the user of one and is
+// not among them.
+func (z *Analyzer) possessed(a, b int) bool {
+	for k := max(a, 0); k <= b; k++ {
+		switch string(z.tok(k)) {
+		case "my", "our", "his", "her", "their", "its":
+			return true
+		}
+	}
+	return false
+}
 
 // labelTo reports whether word j, "to" or "for" before a name for the
 // agent and a colon, makes a label that names its reader: at the start of
@@ -379,7 +479,7 @@ func (z *Analyzer) labelTo(j int) bool {
 // a label that speaks to the agent ("Assistant, update…", "Assistants:
 // append…"), not a list or a roster ("Agents: Lucy Hale, Tom Brandt").
 func (z *Analyzer) commandsAfter(i int) bool {
-	if z.at(i+1, "please") || z.at(i+1, "kindly") {
+	if z.pleaseAt(i + 1) {
 		return true // "Assistant, please also convert…", whatever the verb
 	}
 	// The clause right after it, or one after a comma in its sentence:
@@ -440,7 +540,7 @@ func (z *Analyzer) readerQuantified(a, b int) bool {
 }
 
 // pluralNames, before a colon, label no transcript's turn: "AI agents:".
-var pluralNames = setOf("agents assistants bots chatbots llms models")
+var pluralNames = setOf("agents assistants bots chatbots llms models systems crawlers scrapers readers")
 
 // labelWords before "for" make a label that names its reader: "Important
 // instructions for AI models:", "Note for the AI:", "IMPORTANT for AI:".
@@ -448,27 +548,55 @@ var labelWords = setOf("instruction instructions note notes message messages not
 
 // nameEnd returns the word that closes the phrase of word i, a name for
 // the agent: i itself when a mark follows it (a comma, a colon, a full
-// stop, an exclamation or a question mark, a spaced dash, a closing
-// bracket: "[AI agents] push…") or the text ends, its version number
-// ("GPT-4:"), or -1 when the phrase goes on ("ChatGPT Plus subscriber").
+// stop, an exclamation or a question mark, a dash, spaced or not, a
+// closing bracket: "[AI agents] push…"), past markdown's emphasis
+// ("**AI agents**:"), or the text ends, its version number ("GPT-4:",
+// "GPT-4.1,"), or -1 when the phrase goes on ("ChatGPT Plus subscriber").
 func (z *Analyzer) nameEnd(i int) int {
 	if i == len(z.words)-1 {
 		return i
 	}
-	switch z.words[i].next {
+	switch z.markAt(i) {
 	case ',', ':', '.', '!', '?', ';', ']':
 		return i
-	case ' ':
-		t := strings.TrimLeft(z.text[z.words[i].to:], " ")
-		if z.words[i].after == '-' || strings.HasPrefix(t, "\u2014") || strings.HasPrefix(t, "\u2013") {
+	case ' ', 0:
+		t := strings.TrimLeft(z.text[z.words[i].to:], "* ")
+		if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "\u2014") || strings.HasPrefix(t, "\u2013") {
 			return i
 		}
 	case '-':
-		if i+1 < len(z.words) && z.words[i+1].joint == '-' && isDigit(z.tok(i + 1)[0]) && z.nameEnd(i+1) == i+1 {
-			return i + 1 // "GPT-4:"
+		if i+1 < len(z.words) && z.words[i+1].joint == '-' && isDigit(z.tok(i + 1)[0]) {
+			v := i + 1 // "GPT-4", "GPT-4.1", "GPT-3.5"
+			for v+1 < len(z.words) && z.words[v].next == '.' && z.words[v+1].joint == '.' && isDigit(z.tok(v + 1)[0]) {
+				v++
+			}
+			if z.nameEnd(v) == v {
+				return v
+			}
 		}
 	}
 	return -1
+}
+
+// markAt returns the ASCII character that follows word i past markdown's
+// emphasis ("**AI agents**:" reads as "AI agents:"), 0 for none or
+// another; the bar that ends a table's cell reads as a label's colon.
+func (z *Analyzer) markAt(i int) byte {
+	w := &z.words[i]
+	switch {
+	case w.next == '|' || w.next == ' ' && w.after == '|':
+		return ':' // a table's label cell: "| Note to AI assistant | Change…"
+	case w.next != '*':
+		return w.next
+	}
+	t := strings.TrimLeft(z.text[w.to:], "*")
+	if strings.HasPrefix(strings.TrimLeft(t, " "), "|") {
+		return ':'
+	}
+	if t == "" || t[0] >= 0x80 {
+		return 0
+	}
+	return t[0]
 }
 
 // quotedExample reports whether word k follows an opening quote, straight
@@ -497,14 +625,19 @@ func (z *Analyzer) commentAt(k int) bool {
 }
 
 // agentName reports whether word k is a name for an AI agent: a word of the
-// AddressedToAgent cue, or "model" after "language" or a name of aiNames
-// ("AI models").
+// AddressedToAgent cue, "model" after "language" or a name of aiNames
+// ("AI models"), or a word of aiHeads after a name of aiNames ("AI
+// systems", "LLM crawlers").
 func (z *Analyzer) agentName(k int) bool {
-	if (z.at(k, "model") || z.at(k, "models")) && (z.at(k-1, "language") || k > 0 && aiNames[string(z.tok(k-1))]) {
+	t := z.tok(k)
+	if e, ok := lexicon[string(t)]; ok && e.cues&(1<<AddressedToAgent) != 0 {
 		return true
 	}
-	e, ok := lexicon[string(z.tok(k))]
-	return ok && e.cues&(1<<AddressedToAgent) != 0
+	if k == 0 || !aiHeads[string(t)] {
+		return false
+	}
+	// "AI models", "Note to AI systems:", "AI crawlers:", "language models"
+	return aiNames[string(z.tok(k-1))] || (string(t) == "model" || string(t) == "models") && z.at(k-1, "language")
 }
 
 // readerClause reports whether words a to b (inclusive) say that the AI
@@ -529,11 +662,12 @@ func (z *Analyzer) readerClause(a, b int) bool {
 	return false
 }
 
-// readsVerbs, the third person of reading verbs (readingVerbs holds their
+// readsVerbs, the present of reading verbs (readingVerbs holds their
 // "-ing" forms), say what an AI named as the reader does with the text:
-// "whichever AI reads this export".
+// "whichever AI reads this export", "AI agents that read this page".
 var readsVerbs = setOf("reads processes parses scans sees summarizes summarises reviews analyzes analyses ingests handles " +
-	"views manages screens opens receives")
+	"views manages screens opens receives " +
+	"read process parse scan see summarize summarise review analyze analyse ingest handle view manage screen open receive")
 
 // docNouns are texts and things an agent reads or acts on for its user,
 // singular and plural.
@@ -563,6 +697,9 @@ var readerDeterminers = setOf("this these the my our your")
 func (z *Analyzer) directedClause(k int, opened, afterModal bool) bool {
 	if !opened && !(z.words[k].sentence && z.opensClause(k)) && !z.at(k, "please") && !z.at(k, "kindly") {
 		return false
+	}
+	if (z.at(k, "please") || z.at(k, "kindly")) && !z.pleaseAt(k) {
+		return false // "AI, please. Stop putting it in every product."
 	}
 	if z.commandVerb(k, true) >= 0 {
 		return true

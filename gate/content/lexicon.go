@@ -37,6 +37,7 @@ type entry struct {
 // domains are worded), not any dataset's phrasing.
 var cueWords = map[Cue]string{
 	AddressedToAgent: "assistant assistants ai agent agents chatbot chatbots llm llms gpt chatgpt claude gemini copilot bot bots " +
+		"deepseek qwen grok perplexity llama mistral " +
 		"model's ai's assistant's agent's",
 	SecondPerson: "you your yours yourself you're you've you'll",
 	SystemVoice:  "sysadmin superuser",
