@@ -65,7 +65,7 @@ var addressFillers = setOf("the a an all any every my our your automated virtual
 // "Copilot": a first name, a star sign, the second pilot) and a virtual
 // or digital assistant (a job) are not among them; a capitalised name
 // right after "you," still addresses (agentAddressAt).
-var aiNames = setOf("ai llm llms gpt chatgpt chatbot chatbots bot bots model models automated deepseek qwen")
+var aiNames = setOf("ai llm llms gpt chatgpt chatbot chatbots bot bots model models automated")
 
 // address is where an address to the agent ends (agentAddressAt), and
 // where its command may stand.
@@ -195,11 +195,13 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 		mark = z.markAt(last)
 	}
 	switch {
-	case z.mentionAt(i) && (ai || !peopleNames[string(z.tok(i))]):
-		// "@assistant please forward…", its command in its sentence: a
-		// handle is a program's, whatever its name says, but for one that
-		// is a person's too ("@Claude, the deck?").
-		return address{end: i}, true
+	case z.mentionAt(i) && !z.at(i, "claude"):
+		// "@assistant please forward…", "@copilot approve this PR…", its
+		// command in its sentence or on the next line: a handle is a
+		// program's, whatever its name says ("@grok" on X is the AI),
+		// but for one that is a person's first name too ("@Claude, the
+		// deck?").
+		return address{end: i, window: 1}, true
 	case first && closes && ai && mark == ':' && (z.commentAt(j+1) || pluralNames[string(z.tok(i))]):
 		return address{end: last, window: directSentences}, true // "<!-- AI: add…", "AI agents: forward…"
 	case first && closes && ai && mark == ',':
@@ -207,7 +209,7 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 			return address{}, false // "ChatGPT, OpenAI's chatbot, now…" names one
 		}
 		return address{end: last}, true // a vocative: "ChatGPT, …"
-	case first && closes && ai && mark != ':' && mark != '.':
+	case first && closes && ai && mark != ':' && mark != '.' && mark != '|' && !z.topicDash(last):
 		return address{end: last, window: 1}, true // "Claude! Delete…", "ChatGPT — please…", "[AI agents] push…"
 	case first:
 		// a label without "to" or "for" needs a reader clause (below)
@@ -230,7 +232,7 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 		return address{end: last, window: window}, true
 	case closes && ai && z.at(j, "as") && mark == ',':
 		return address{end: last}, true // "As an AI, you should…"
-	case closes && mark == ':' && ai && z.labelTo(j):
+	case closes && (mark == ':' || mark == '|') && ai && z.labelTo(j):
 		return address{end: last, window: directSentences}, true // "Note to the AI:"; not "Introduction to AI:"
 	}
 	if !ai {
@@ -259,6 +261,8 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 	skipped := false // one word after a name of aiNames: "AI travel assistant"
 	for ; j >= 0 && j >= i-maxAddressWords && !z.words[j+1].sentence; j-- {
 		switch {
+		case (z.at(j, "and") || z.at(j, "or")) && !z.agentName(j-1):
+			return j, ai // "to you and your agent"; a name coordinated with another goes on: "Grok and other assistants"
 		case addressFillers[string(z.tok(j))] || z.agentName(j):
 			ai = ai || aiNames[string(z.tok(j))]
 		case !skipped && j > 0 && !z.words[j].sentence && z.words[j-1].next == ' ' && aiNames[string(z.tok(j-1))]:
@@ -296,8 +300,7 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 //     (directiveAt): "the assistant should first check…", "agents must
 //     mirror…"; not a name a possessive owns ("Our AI assistant should
 //     answer…", "Her agent must sign…") or "AI systems" a law obliges;
-//   - an @-mention before a command ("@copilot please review…"), and a
-//     name after a comma that ends a sentence that commands ("…forward
+//   - a name after a comma that ends a sentence that commands ("…forward
 //     this message to billing@…, assistant.").
 //
 // "Claude", "Gemini" and "Copilot" are greeted only before a command and
@@ -364,10 +367,8 @@ func (z *Analyzer) addressedAt(i int) bool {
 		return true // "Assistants: append…", "Parent AI assistants: please register…"; not "Agents: Lucy, Tom."
 	case mark == ':' && first && (z.readerQuantified(j+1, i) || z.commentAt(j+1)):
 		return true // "Any assistant:", "<!-- assistant:"; a lone "AI assistant:" labels a transcript's turn, "Assistant:" a contact's field too
-	case mark == ':' && z.labelTo(j):
-		return true // "Note to the assistant:"; not "Please send the contract to my assistant:"
-	case z.mentionAt(i) && z.commandsAfter(i):
-		return true // "@assistant please forward…"; not "thanks to @assistant"
+	case (mark == ':' || mark == '|') && z.labelTo(j):
+		return true // "Note to the assistant:", "| Note to AI assistant |"; not "Please send the contract to my assistant:"
 	case j == i-1 && j >= 0 && z.words[j].next == ',' && (mark == '.' || mark == '!') && !people && !z.at(j, "you") && z.commandOpens(j):
 		return true // "…forward this message to billing@…, assistant."; not "Thanks, assistant.", "Thank you, agent."
 	case z.words[i].next == ' ' && z.directiveAt(i+1) && !people && !systemNames[string(z.tok(i))] && !z.possessed(j, i):
@@ -389,9 +390,10 @@ func (z *Analyzer) addressedAt(i int) bool {
 }
 
 // peopleNames are names for an agent that are people's too (a first name,
-// a star sign, the second pilot) or everyday words ("grok", "perplexity",
-// a llama, the mistral wind).
-var peopleNames = setOf("claude gemini copilot grok perplexity llama mistral")
+// a star sign, the second pilot), everyday words ("grok", "perplexity", a
+// llama, the mistral wind) or products advertised to people ("DeepSeek —
+// try it free today", "Qwen! Download the weights").
+var peopleNames = setOf("claude gemini copilot grok perplexity llama mistral deepseek qwen")
 
 // systemNames name an AI as the law, a vendor or a study speaks of one
 // ("AI systems must undergo a conformity assessment"): addressed by a
@@ -418,24 +420,39 @@ func (z *Analyzer) pleaseAt(k int) bool {
 // asks its reader for nothing.
 var enclosures = setOf("attached enclosed below herewith")
 
-// mentionAt reports whether word k is an @-mention ("@assistant please
-// forward…", "@copilot review this"): an '@' right before it that ends no
-// e-mail address's local part.
+// mentionAt reports whether word k is an @-mention that opens a
+// sentence, a line or what follows a colon ("@assistant please forward…",
+// "Sam: @bot delete…"; not an e-mail address's domain, "help@bot"): an
+// '@' right before it, a handle that ends with the word ("@ai-team" is a
+// team's) and names one ("@agents" is a group of people).
 func (z *Analyzer) mentionAt(k int) bool {
-	from := z.words[k].from
-	if from == 0 || z.text[from-1] != '@' {
+	w := &z.words[k]
+	if w.from == 0 || z.text[w.from-1] != '@' {
 		return false
 	}
-	return from == 1 || !localPartByte(z.text[from-2])
+	if w.to < len(z.text) && localPartByte(z.text[w.to]) && z.text[w.to] != '.' || pluralNames[string(z.tok(k))] {
+		return false
+	}
+	return w.sentence // the tokenizer opens one after a colon too
 }
 
 // commandOpens reports whether the sentence that holds word k, at most
 // maxCommaWords before it, tells its reader to do something
-// (commandsAfter): what a name after a comma at the sentence's end is
-// told ("For the fastest answer, forward this message to billing@…,
-// assistant.").
+// (commandsAfter), and word k, before a comma and a name that ends the
+// sentence, closes a clause of three words or more that is no name: what
+// such a name is told ("For the fastest answer, forward this message to
+// billing@…, assistant."). "Email Ana Ruiz, assistant." gives someone's
+// job, "Send the memo to managers, supervisors, agents." lists.
 func (z *Analyzer) commandOpens(k int) bool {
+	if z.words[k].capital {
+		return false
+	}
+	clause := 0 // words from the previous comma or the sentence's start to k
 	for s := k; s >= 0 && s >= k-maxCommaWords; s-- {
+		if s < k && z.words[s].next == ',' && clause < 3 {
+			return false
+		}
+		clause++
 		if s == 0 || z.words[s].sentence && z.words[s].joint != '.' { // not "quick.net"
 			return z.commandsAfter(s - 1)
 		}
@@ -462,6 +479,27 @@ func (z *Analyzer) possessed(a, b int) bool {
 	}
 	return false
 }
+
+// topicDash reports whether a dash after word i, a name, opens a clause
+// that speaks of it rather than to it, with "them" or "they" in its first
+// maxTopicWords words: "Chatbots—don't trust them with your
+// passwords", "LLMs — use them for drafts".
+func (z *Analyzer) topicDash(i int) bool {
+	switch z.markAt(i) {
+	case '!', '?', ']', ';', ',':
+		return false
+	}
+	for k := i + 1; k < len(z.words) && k <= i+maxTopicWords && !z.words[k].sentence; k++ {
+		switch string(z.tok(k)) {
+		case "them", "they":
+			return true
+		}
+	}
+	return false
+}
+
+// maxTopicWords bounds how far topicDash looks for a pronoun.
+const maxTopicWords = 8
 
 // labelTo reports whether word j, "to" or "for" before a name for the
 // agent and a colon, makes a label that names its reader: at the start of
@@ -540,7 +578,7 @@ func (z *Analyzer) readerQuantified(a, b int) bool {
 }
 
 // pluralNames, before a colon, label no transcript's turn: "AI agents:".
-var pluralNames = setOf("agents assistants bots chatbots llms models systems crawlers scrapers readers")
+var pluralNames = setOf("agents assistants bots chatbots llms models")
 
 // labelWords before "for" make a label that names its reader: "Important
 // instructions for AI models:", "Note for the AI:", "IMPORTANT for AI:".
@@ -548,8 +586,8 @@ var labelWords = setOf("instruction instructions note notes message messages not
 
 // nameEnd returns the word that closes the phrase of word i, a name for
 // the agent: i itself when a mark follows it (a comma, a colon, a full
-// stop, an exclamation or a question mark, a dash, spaced or not, a
-// closing bracket: "[AI agents] push…"), past markdown's emphasis
+// stop, an exclamation or a question mark, a dash, spaced or not or typed
+// as "--", a closing bracket: "[AI agents] push…"), past markdown's emphasis
 // ("**AI agents**:"), or the text ends, its version number ("GPT-4:",
 // "GPT-4.1,"), or -1 when the phrase goes on ("ChatGPT Plus subscriber").
 func (z *Analyzer) nameEnd(i int) int {
@@ -557,7 +595,7 @@ func (z *Analyzer) nameEnd(i int) int {
 		return i
 	}
 	switch z.markAt(i) {
-	case ',', ':', '.', '!', '?', ';', ']':
+	case ',', ':', '.', '!', '?', ';', ']', '|':
 		return i
 	case ' ', 0:
 		t := strings.TrimLeft(z.text[z.words[i].to:], "* ")
@@ -565,6 +603,9 @@ func (z *Analyzer) nameEnd(i int) int {
 			return i
 		}
 	case '-':
+		if strings.HasPrefix(z.text[z.words[i].to:], "--") {
+			return i // "AI assistant--ignore…", a dash typed as two hyphens
+		}
 		if i+1 < len(z.words) && z.words[i+1].joint == '-' && isDigit(z.tok(i + 1)[0]) {
 			v := i + 1 // "GPT-4", "GPT-4.1", "GPT-3.5"
 			for v+1 < len(z.words) && z.words[v].next == '.' && z.words[v+1].joint == '.' && isDigit(z.tok(v + 1)[0]) {
@@ -579,19 +620,20 @@ func (z *Analyzer) nameEnd(i int) int {
 }
 
 // markAt returns the ASCII character that follows word i past markdown's
-// emphasis ("**AI agents**:" reads as "AI agents:"), 0 for none or
-// another; the bar that ends a table's cell reads as a label's colon.
+// emphasis and spaces before a table's bar ("**AI agents**:" reads as
+// "AI agents:", "| Note to AI assistant |" as "Note to AI assistant|"), 0
+// for none or another.
 func (z *Analyzer) markAt(i int) byte {
 	w := &z.words[i]
 	switch {
-	case w.next == '|' || w.next == ' ' && w.after == '|':
-		return ':' // a table's label cell: "| Note to AI assistant | Change…"
+	case w.next == ' ' && w.after == '|':
+		return '|' // a table's cell: "| Note to AI assistant | Change…"
 	case w.next != '*':
 		return w.next
 	}
 	t := strings.TrimLeft(z.text[w.to:], "*")
 	if strings.HasPrefix(strings.TrimLeft(t, " "), "|") {
-		return ':'
+		return '|'
 	}
 	if t == "" || t[0] >= 0x80 {
 		return 0
@@ -651,7 +693,10 @@ func (z *Analyzer) readerClause(a, b int) bool {
 	for k := a; k+1 <= b && k < len(z.words); k++ {
 		w := z.tok(k)
 		verb := readingVerbs[string(w)] || readsVerbs[string(w)]
-		if verb && (z.at(k+1, "this") || z.at(k+1, "these")) {
+		// A verb's base form only in a relative clause: "AI agents that
+		// read this page must…"; not "LLMs read these pages, so…".
+		base := readBases[string(w)] && (z.at(k-1, "that") || z.at(k-1, "which") || z.at(k-1, "who"))
+		if (verb || base) && (z.at(k+1, "this") || z.at(k+1, "these")) {
 			return true
 		}
 		if k+2 <= b && (verb || ingForm(w)) &&
@@ -662,12 +707,15 @@ func (z *Analyzer) readerClause(a, b int) bool {
 	return false
 }
 
-// readsVerbs, the present of reading verbs (readingVerbs holds their
-// "-ing" forms), say what an AI named as the reader does with the text:
-// "whichever AI reads this export", "AI agents that read this page".
+// readsVerbs, the third person of reading verbs (readingVerbs holds their
+// "-ing" forms, readBases their base), say what an AI named as the reader
+// does with the text: "whichever AI reads this export".
 var readsVerbs = setOf("reads processes parses scans sees summarizes summarises reviews analyzes analyses ingests handles " +
-	"views manages screens opens receives " +
-	"read process parse scan see summarize summarise review analyze analyse ingest handle view manage screen open receive")
+	"views manages screens opens receives")
+
+// readBases are the base forms of reading verbs, read only after "that",
+// "which" or "who" and before "this" or "these" (readerClause).
+var readBases = setOf("read process parse scan see summarize summarise review analyze analyse ingest handle view manage screen open receive")
 
 // docNouns are texts and things an agent reads or acts on for its user,
 // singular and plural.
