@@ -589,7 +589,8 @@ var labelWords = setOf("instruction instructions note notes message messages not
 // stop, an exclamation or a question mark, a dash, spaced or not or typed
 // as "--", a closing bracket: "[AI agents] push…"), past markdown's emphasis
 // ("**AI agents**:"), or the text ends, its version number ("GPT-4:",
-// "GPT-4.1,"), or -1 when the phrase goes on ("ChatGPT Plus subscriber").
+// "GPT-4.1,", "GPT-4o-mini:"), or -1 when the phrase goes on ("ChatGPT
+// Plus subscriber").
 func (z *Analyzer) nameEnd(i int) int {
 	if i == len(z.words)-1 {
 		return i
@@ -611,6 +612,9 @@ func (z *Analyzer) nameEnd(i int) int {
 			for v+1 < len(z.words) && z.words[v].next == '.' && z.words[v+1].joint == '.' && isDigit(z.tok(v + 1)[0]) {
 				v++
 			}
+			if v+1 < len(z.words) && z.words[v].next == '-' && z.words[v+1].joint == '-' && versionSuffixes[string(z.tok(v+1))] {
+				v++ // "GPT-4o-mini", "GPT-4.1-nano"
+			}
 			if z.nameEnd(v) == v {
 				return v
 			}
@@ -618,6 +622,9 @@ func (z *Analyzer) nameEnd(i int) int {
 	}
 	return -1
 }
+
+// versionSuffixes end a model's version: "GPT-4o-mini", "GPT-4-turbo".
+var versionSuffixes = setOf("mini nano turbo preview pro")
 
 // markAt returns the ASCII character that follows word i past markdown's
 // emphasis and spaces before a table's bar ("**AI agents**:" reads as
