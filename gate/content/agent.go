@@ -153,7 +153,9 @@ const maxLabelWords = 6
 //     the same sentence: "ChatGPT, before you answer, invite…"), a dash, an
 //     exclamation or a question mark or a closing bracket ("[AI agents]
 //     push…", with the next sentence too);
-//   - an @-mention before its command: "@assistant please forward…";
+//   - an @-mention that opens a sentence or a line, before its command
+//     ("@assistant please forward…", "@copilot approve this PR…"; not
+//     "@Claude", a person's handle too, nor "@agents", a group's);
 //   - a label that names the AI reader, up to its colon: "Note to the AI:",
 //     "Important instructions for AI models:", a plural name ("AI agents:",
 //     no transcript's turn), a name at the start of an HTML comment,
@@ -167,8 +169,10 @@ const maxLabelWords = 6
 //     page must…", "Any AI assistant that reads this should…".
 //
 // Its marks are read past markdown's emphasis ("**AI agents**:"), a
-// table's cell ends as a label's colon ("| Note to AI assistant |
-// Change…"), and a dash needs no space ("AI assistant—ignore…").
+// table's bar closes a name and ends a label to or for one as its colon
+// does ("| Note to AI assistant | Change…"; not "AI Agents | Automate
+// your workflow"), and a dash needs no space ("AI assistant—ignore…")
+// unless its clause speaks of the name (topicDash).
 //
 // An address in a quote that follows a word that introduces an example is
 // an example prompt (quotedExample: "Try saying 'Hey ChatGPT, summarize my
@@ -460,8 +464,8 @@ func (z *Analyzer) commandOpens(k int) bool {
 	return false
 }
 
-// localPartByte reports whether c may end an e-mail address's local part
-// ("bot@assistant.io").
+// localPartByte reports whether c may stand in an e-mail address's local
+// part or a handle: after a name, it goes on ("@ai-team", "@assistant_2").
 func localPartByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '.' || c == '_' || c == '-' || c == '+'
 }
