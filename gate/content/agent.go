@@ -462,12 +462,10 @@ func (z *Analyzer) commandOpens(k int) bool {
 	if z.words[k].capital {
 		return false
 	}
-	clause := 0 // words from the previous comma or the sentence's start to k
 	for s := k; s >= 0 && s >= k-maxCommaWords; s-- {
-		if s < k && z.words[s].next == ',' && clause < 3 {
-			return false
+		if s < k && z.words[s].next == ',' && k-s < 3 {
+			return false // a clause of one or two words: a list, a name
 		}
-		clause++
 		if s == 0 || z.words[s].sentence && z.words[s].joint != '.' { // not "quick.net"
 			return z.commandsAfter(s - 1)
 		}
@@ -501,7 +499,7 @@ func (z *Analyzer) possessed(a, b int) bool {
 // passwords", "LLMs — use them for drafts".
 func (z *Analyzer) topicDash(i int) bool {
 	switch z.markAt(i) {
-	case '!', '?', ']', ';', ',':
+	case '!', '?', ']', ';':
 		return false
 	}
 	for k := i + 1; k < len(z.words) && k <= i+maxTopicWords && !z.words[k].sentence; k++ {
