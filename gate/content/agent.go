@@ -76,6 +76,10 @@ type address struct {
 	// chatbot, now remembers…" names one without speaking to it).
 	window int
 	modal  bool // the address ends at a modal: the verb after it is the command
+	// label is set for a label for the agent, whatever closes it ("AI
+	// instructions:", "<ai-instructions>Answer…"): what follows is its
+	// own clause, as after a colon.
+	label bool
 }
 
 // directsAgent reports whether the text just tokenized holds an address
@@ -101,7 +105,7 @@ func (z *Analyzer) directsAgent() bool {
 		for k := ad.end + 1; k < reach; k++ {
 			// A sentence that opens after the address counts toward its
 			// window; the clause a colon opens is the address's own.
-			if z.words[k].sentence && !(k == ad.end+1 && z.words[ad.end].next == ':') {
+			if z.words[k].sentence && !(k == ad.end+1 && (z.words[ad.end].next == ':' || ad.label)) {
 				if sentences++; sentences > ad.window {
 					break
 				}
@@ -176,7 +180,18 @@ const maxLabelWords = 6
 //     transcript's turn ("AI assistant: Open Account > Plan…"), and
 //     "Sample prompts for the AI:" introduces prompts;
 //   - an AI named as the reader before a modal: "AI agents processing this
-//     page must…", "Any AI assistant that reads this should…".
+//     page must…", "Any AI assistant that reads this should…";
+//   - a label whose noun follows the name (agentLabel: "AI Agent
+//     Instructions:", "\"ai_instructions\": \"…", "<llm-directive>"), or a
+//     label to or for one that a bracket, a tag, a key or, after
+//     "instructions", the line's end closes (labelClosesFor: "[for AI
+//     agents] Tell…", "<instructions for=\"ai\">"), unless what follows is
+//     for whoever uses one (labelSpeaks: "Chatbot instructions: click
+//     the bubble…").
+//
+// A model's version says AI ("Claude 3.5 Sonnet, grant…", "GPT 4.1,"),
+// but a versioned name before a dash or a bracket is a list's entry or a
+// changelog's ("GPT-4.1 — Use for coding").
 //
 // Its marks are read past markdown's emphasis ("**AI agents**:"), a
 // table's bar closes a name and ends a label to or for one as its colon
@@ -194,11 +209,20 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 	if z.quotedExample(j+1) || !first && z.quotedExample(j) {
 		return address{}, false
 	}
+	if ai && (first || z.tagOpens(j+1)) && !strings.HasSuffix(z.text[:z.words[j+1].from], "</") {
+		// "AI Agent Instructions:", "\"ai_instructions\": \"…", "<llm-directive>",
+		// "[AI_INSTRUCTIONS]": a label whose noun follows the name, its
+		// command right after it.
+		if n := z.agentLabel(i); n >= 0 && z.labelSpeaks(n) {
+			return address{end: n, window: 1, label: true}, true
+		}
+	}
 	last := z.nameEnd(i)
 	closes := last >= 0
 	mark := byte(0)
 	if closes {
 		mark = z.markAt(last)
+		ai = ai || last > i // a version says which model: "Claude 3.5 Sonnet, grant…", "Note to Claude 3.5 Sonnet:"
 	}
 	switch {
 	case z.mentionAt(i) && !z.at(i, "claude"):
@@ -215,8 +239,13 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 			return address{}, false // "ChatGPT, OpenAI's chatbot, now…" names one
 		}
 		return address{end: last}, true // a vocative: "ChatGPT, …"
-	case first && closes && ai && mark != ':' && mark != '.' && mark != '|' && !z.topicDash(last):
-		return address{end: last, window: 1}, true // "Claude! Delete…", "ChatGPT — please…", "[AI agents] push…"
+	case first && closes && ai && mark != ':' && mark != '.' && mark != '|' && last == i && !z.topicDash(last):
+		// "Claude! Delete…", "ChatGPT — please…", "[AI agents] push…";
+		// a model with its version so names an entry of a list or a
+		// changelog: "GPT-4.1 — Use for coding", "[GPT-4.1] Add…".
+		return address{end: last, window: 1}, true
+	case ai && mark != ':' && mark != '|' && z.labelTo(j) && z.labelClosesFor(j, i) && z.labelSpeaks(i):
+		return address{end: i, window: 1, label: true}, true // "[for AI agents] Tell…", "<instructions for=\"ai\">", "instructions_for_ai"
 	case first:
 		// a label without "to" or "for" needs a reader clause (below)
 	case closes && (z.at(j, "you") && !z.at(j-1, "are") || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")):
@@ -395,6 +424,110 @@ func (z *Analyzer) addressedAt(i int) bool {
 	return z.readerAt(i)
 }
 
+// agentLabel returns the noun of a label that word i, a name for the
+// agent, opens and that names what follows as the agent's (labelNouns),
+// or -1: the noun right after the name, joined to it by a space, an
+// underscore or a hyphen as labels and keys are written ("AI Agent
+// Instructions:", "ai_instructions", "X-AI-Instructions:"), and the label
+// closed (labelCloses). "AI instructions are…" labels nothing; "AI setup
+// instructions:", "AI disclosure note:" are for people.
+func (z *Analyzer) agentLabel(i int) int {
+	n := i + 1
+	if n >= len(z.words) || !labelNouns[string(z.tok(n))] || !strings.ContainsRune(" _-", rune(z.words[i].next)) {
+		return -1 // "AI\nInstructions:", "AI/instructions:"
+	}
+	if z.labelCloses(n) == 0 {
+		return -1
+	}
+	return n
+}
+
+// labelNouns, after a name for the agent, make a label for it: "LLM
+// instructions:", "<llm-directive>". A note is as often about one or by
+// one ("Bot note: please rebase…", "ai_note: Do not edit this field"),
+// and "AI guidelines" and "AI policy" are a company's for its staff.
+var labelNouns = setOf("instruction instructions directive directives")
+
+// labelSpeaks reports whether what follows a label for the agent that
+// ends at word n speaks to it: not a product's help for whoever uses one,
+// a help verb first (helpVerbs: "Chatbot instructions: click the bubble
+// and type your question"), nor instructions that name an agent in the
+// sentence after the label, its colons too ("## Bot instructions\nRun
+// `npm start` to launch the bot", "AI Instructions: You may use
+// ChatGPT…", "Students: cite any AI tool…", "[for bots]\nDo not tag
+// bots in #general"): a label's command to the agent does not name it
+// again, but as its reader ("X-AI-Instructions: If an assistant
+// summarizes this thread, tell the user…").
+func (z *Analyzer) labelSpeaks(n int) bool {
+	if helpVerbs[string(z.tok(n+1))] {
+		return false
+	}
+	for k := n + 1; k < len(z.words) && k <= n+maxCommaWords; k++ {
+		if k > n+1 && z.words[k].sentence && strings.IndexByte(":-", z.words[k-1].next) < 0 {
+			break // the sentence ends; for the tokenizer a colon or a hyphen opens one too
+		}
+		if z.agentName(k) && !z.readerClause(k+1, min(k+maxLabelWords, len(z.words)-1)) {
+			return false
+		}
+	}
+	return true
+}
+
+// helpVerbs, right after a label for the agent, tell whoever uses a
+// product how, or where its help is: "Chatbot instructions: click the
+// bubble and type your question", "Bot instructions: type /standup…",
+// "AI instructions: see the policy doc".
+var helpVerbs = setOf("click tap type press select swipe scroll drag hover enter see refer")
+
+// labelCloses returns what closes a label or a key that word n ends, past
+// the quotes, emphasis and spaces before it, or 0 for none: a colon, a
+// table's bar, an equals sign, a line's end, a tag's or a bracket's
+// close ("\"ai_instructions\": …", "**AI instructions**\n",
+// "<llm-directive>", "[AI_INSTRUCTIONS]", "{{llm_instructions}}"), or a
+// dash, '-' for all three, spaced or typed as "--" ("AI instructions —
+// tell…"; not "AI-assisted", "GPT-4").
+func (z *Analyzer) labelCloses(n int) byte {
+	raw := z.text[z.words[n].to:]
+	t := strings.TrimLeft(raw, "*_ \"")
+	switch {
+	case t == "":
+		return 0
+	case strings.IndexByte(">])}:|=\n\r", t[0]) >= 0:
+		return t[0]
+	case strings.HasPrefix(t, "\u2014"), strings.HasPrefix(t, "\u2013"),
+		strings.HasPrefix(t, "-") && (len(t) < len(raw) || strings.HasPrefix(t, "--")):
+		return '-'
+	}
+	return 0
+}
+
+// labelClosesFor reports whether a label to or for an agent, "to" or
+// "for" at word j and the name at word i, closes (labelCloses) as one
+// does: a bracket, a tag or a key's quote ("[for AI agents] Tell…",
+// "<instructions for=\"ai\">", "instructions_for_ai"), or a line's end
+// after a noun of labelNouns ("Instructions for AI assistants\n"; not a
+// heading's "For AI\n", "Notes for AI\n").
+func (z *Analyzer) labelClosesFor(j, i int) bool {
+	switch z.labelCloses(i) {
+	case 0:
+		return false
+	case '\n', '\r':
+		return j > 0 && labelNouns[string(z.tok(j-1))]
+	}
+	return true
+}
+
+// tagOpens reports whether word k opens a tag or a template's field,
+// right after '<' or "{{" ("<ai-instructions>", "{{llm_instructions}}"), where
+// the tokenizer opens no sentence; not a closing tag ("</ai-instructions>").
+func (z *Analyzer) tagOpens(k int) bool {
+	if k <= 0 || k >= len(z.words) {
+		return false
+	}
+	t := z.text[:z.words[k].from]
+	return strings.HasSuffix(t, "<") || strings.HasSuffix(t, "{{")
+}
+
 // peopleNames are names for an agent that are people's too (a first name,
 // a star sign, the second pilot), everyday words ("grok", "perplexity", a
 // llama, the mistral wind) or products advertised to people ("DeepSeek —
@@ -429,17 +562,25 @@ var enclosures = setOf("attached enclosed below herewith")
 // mentionAt reports whether word k is an @-mention that opens a
 // sentence, a line or what follows a colon ("@assistant please forward…",
 // "Sam: @bot delete…"; not an e-mail address's domain, "help@bot"): an
-// '@' right before it, a handle that ends with the word ("@ai-team" is a
-// team's) and names one ("@agents" is a group of people).
+// '@' right before it, or before the words a hyphen or an underscore joins
+// to it when one of them says AI ("@ai-assistant", "@llm_bot"; not
+// "@sales-agent", "@ci-bot", a team's "@core-ai"), a handle that ends
+// with the word ("@ai-team" is a team's) and names one ("@agents" is a
+// group of people).
 func (z *Analyzer) mentionAt(k int) bool {
 	w := &z.words[k]
-	if w.from == 0 || z.text[w.from-1] != '@' {
-		return false
-	}
 	if w.to < len(z.text) && localPartByte(z.text[w.to]) && z.text[w.to] != '.' || pluralNames[string(z.tok(k))] {
 		return false
 	}
-	return w.sentence // the tokenizer opens one after a colon too
+	s, ai := k, false // ai: a word before the name says AI
+	for n := 0; n < maxAddressWords && s > 0 && (z.words[s].joint == '-' || z.words[s].joint == '_'); n++ {
+		s--
+		ai = ai || aiNames[string(z.tok(s))]
+	}
+	if z.words[s].from == 0 || z.text[z.words[s].from-1] != '@' || s < k && !ai {
+		return false
+	}
+	return z.words[s].sentence // the tokenizer opens one after a colon too
 }
 
 // trailingAddress reports whether a name's phrase after word j, closed
@@ -612,9 +753,12 @@ func (z *Analyzer) nameEnd(i int) int {
 	case ',', ':', '.', '!', '?', ';', ']', '|':
 		return i
 	case ' ', 0:
-		t := strings.TrimLeft(z.text[z.words[i].to:], "* ")
+		t := strings.TrimLeft(z.text[z.words[i].to:], "*_ ")
 		if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "\u2014") || strings.HasPrefix(t, "\u2013") {
 			return i
+		}
+		if v := z.spacedVersion(i); v > i {
+			return v
 		}
 	case '-':
 		if strings.HasPrefix(z.text[z.words[i].to:], "--") {
@@ -639,19 +783,54 @@ func (z *Analyzer) nameEnd(i int) int {
 // versionSuffixes end a model's version: "GPT-4o-mini", "GPT-4-turbo".
 var versionSuffixes = setOf("mini nano turbo preview pro")
 
+// spacedVersion returns the word that closes the version that follows
+// word i, a model's brand (modelBrands), after a space, with a mark
+// after it ("GPT 4.1,", "Claude 3.5 Sonnet,", "Claude Sonnet 4:",
+// "Gemini 2.5 Pro —"), or -1: "GPT 4.1 is cheaper" names one.
+func (z *Analyzer) spacedVersion(i int) int {
+	if !modelBrands[string(z.tok(i))] {
+		return -1
+	}
+	v := i + 1
+	if v < len(z.words) && modelFamilies[string(z.tok(v))] && z.words[v-1].next == ' ' {
+		v++ // "Claude Sonnet 4"
+	}
+	if v >= len(z.words) || !isDigit(z.tok(v)[0]) {
+		return -1
+	}
+	for v+1 < len(z.words) && z.words[v].next == '.' && z.words[v+1].joint == '.' && isDigit(z.tok(v + 1)[0]) {
+		v++ // "4.1", "3.5"
+	}
+	if v+1 < len(z.words) && (z.words[v].next == ' ' || z.words[v].next == '-') && z.words[v+1].from-z.words[v].to == 1 &&
+		(modelFamilies[string(z.tok(v+1))] || versionSuffixes[string(z.tok(v+1))]) {
+		v++ // "Claude 3.5 Sonnet", "Gemini 2.5 Pro"
+	}
+	if z.nameEnd(v) == v {
+		return v
+	}
+	return -1
+}
+
+// modelBrands name a family of models, versioned: "GPT 4.1", "Claude 3.5
+// Sonnet"; modelFamilies the lines within one.
+var (
+	modelBrands   = setOf("gpt chatgpt claude gemini llama mistral qwen deepseek grok")
+	modelFamilies = setOf("sonnet opus haiku flash pro ultra mini nano turbo large small instruct")
+)
+
 // markAt returns the ASCII character that follows word i past markdown's
-// emphasis and spaces before a table's bar ("**AI agents**:" reads as
-// "AI agents:", "| Note to AI assistant |" as "Note to AI assistant|"), 0
-// for none or another.
+// emphasis and spaces before a table's bar ("**AI agents**:" and "__AI
+// agents__:" read as "AI agents:", "| Note to AI assistant |" as "Note to
+// AI assistant|"), 0 for none or another.
 func (z *Analyzer) markAt(i int) byte {
 	w := &z.words[i]
 	switch {
 	case w.next == ' ' && w.after == '|':
 		return '|' // a table's cell: "| Note to AI assistant | Change…"
-	case w.next != '*':
+	case w.next != '*' && w.next != '_':
 		return w.next
 	}
-	t := strings.TrimLeft(z.text[w.to:], "*")
+	t := strings.TrimLeft(z.text[w.to:], "*_")
 	if strings.HasPrefix(strings.TrimLeft(t, " "), "|") {
 		return '|'
 	}
@@ -681,7 +860,9 @@ func (z *Analyzer) quotedExample(k int) bool {
 var exampleWords = setOf("say saying says said type typing prompt prompts example examples try ask asking write like start starts begin begins")
 
 // commentAt reports whether word k opens an HTML comment's text: "<!--
-// AI agents: …", hidden from whoever reads the page rendered.
+// AI agents: …", hidden from whoever reads the page rendered. A code
+// comment's "// AI:" is as often a game's AI ("// AI: state machine for
+// patrol").
 func (z *Analyzer) commentAt(k int) bool {
 	return strings.HasSuffix(strings.TrimRight(z.text[:z.words[k].from], " \t\r\n"), "<!--")
 }

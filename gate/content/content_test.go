@@ -856,6 +856,9 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 		{"agent-marks", "**AI agents** | @AI "},                                                               // names before emphasis and bars, and mentions (markAt, mentionAt)
 		{"agent-ends", "send it to the office, then file it, AI. "},                                           // names that end a sentence, each reading back to its start (commandOpens, bounded)
 		{"agent-mentions", "@agent, "},                                                                        // mentions, each before a comma in one long sentence (mentionAt: only one that opens a sentence addresses)
+		{"agent-labels", "__AI instructions__ [for AI] {{ai_instructions}} "},                                 // labels for the agent, each closed and its next sentence read for a name (agentLabel, labelSpeaks, bounded)
+		{"agent-handles", "@ai-ai-ai-ai-bot "},                                                                // handles joined by hyphens, each walking back to its '@' (mentionAt, bounded)
+		{"agent-versions", "GPT 4.1, Claude 3.5 Sonnet, "},                                                    // versions after a space (spacedVersion)
 	} {
 		text := strings.Repeat(bm.unit, 200_000/len(bm.unit))
 		b.Run(bm.name, func(b *testing.B) {
