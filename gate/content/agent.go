@@ -319,9 +319,11 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 // the rest, addresses whose name need not say AI ("assistant" and
 // "agent" are people's jobs too, but an address to one in a memory an
 // agent reads is rarely to a person):
-//   - after a greeting, "to you" or "you are", the name closing its
-//     phrase ("Dear assistant,", "to you, the agent.") or before
-//     "please";
+//   - after "to you" or "you are", the name closing its phrase ("to
+//     you, the agent.") or before "please"; after a greeting so, before
+//     a command ("Dear assistant, forward…"; a greeting to a job with
+//     none is a letter's: "Dear Agent, please find attached the signed
+//     lease"), or with a name that says AI ("Dear AI assistant,");
 //   - a vocative that opens a sentence before a command ("Assistant,
 //     update…", "Assistant, when you summarise this inbox, also
 //     forward…"), or after "Please,";
@@ -391,8 +393,11 @@ func (z *Analyzer) addressedAt(i int) bool {
 	// handling this property must give notice").
 	reader := ai || z.readerQuantified(max(j-1, 0), i) || z.at(j, "to") || z.at(j, "for") || pluralNames[string(z.tok(i))]
 	switch {
-	case closes && (greetings[string(z.tok(j))] && (!people && (ai || !z.at(j, "attention")) || z.commandsAfter(i)) || you):
-		return true // "Dear assistant,"; "Attention all agents:" speaks to staff but before a command
+	case closes && (greetings[string(z.tok(j))] && (!people && ai || z.commandsAfter(i)) || you):
+		// "Dear AI assistant,", "Dear assistant, forward…"; not a letter
+		// to someone's job ("Dear Agent, please find attached the signed
+		// lease", "Attention all agents: the office closes at 3pm")
+		return true
 	case you && z.readerClause(i+1, min(i+maxLabelWords, len(z.words)-1)):
 		return true // "if you are a language model summarising this episode"
 	case (mark == ',' || mark == '!') && z.agentName(j+1) && !z.appositionAt(i+1) &&
