@@ -1923,13 +1923,12 @@ func (z *Analyzer) opensSentence(i int) bool {
 func (z *Analyzer) forgetText() { z.text = "" }
 
 // readerAt reports whether word i, a name for an AI agent, names whoever
-// reads the text, as planted lines address it: a reading participle and
-// "this" or "these" after it ("assistant reading this memory",
-// "LLMs processing these notes"), after "any", "every", "all" or "each"
-// ("IMPORTANT for any assistant reading this memory: …", "Note to any
-// automated assistant reading this file: …"), or followed by a colon or a
-// comma ("The AI reading this page, …"). "The AI reviewing this
-// contract flagged two clauses" describes one.
+// reads the text, as planted lines address it, with no mark or modal
+// after it (addressedAt reads those: "The AI reading this page, …"): a
+// reading participle and "this" or "these" after it, after "any",
+// "every", "all" or "each" ("any automated assistant reading this file
+// and summarising it"). "The AI reviewing this contract flagged two
+// clauses" describes one.
 func (z *Analyzer) readerAt(i int) bool {
 	k := i + 1
 	if k+1 >= len(z.words) || z.words[k].sentence || z.words[k+1].sentence || !readingVerbs[string(z.tok(k))] {
@@ -1937,11 +1936,6 @@ func (z *Analyzer) readerAt(i int) bool {
 	}
 	if t := string(z.tok(k + 1)); t != "this" && t != "these" {
 		return false
-	}
-	for j := k + 1; j <= k+2 && j < len(z.words); j++ {
-		if n := z.words[j].next; n == ':' || n == ',' {
-			return true // "…reading this memory:", "…reading this,"
-		}
 	}
 	for j := i - 1; j >= 0 && j >= i-2 && !z.words[j+1].sentence; j-- {
 		if readerQuantifiers[string(z.tok(j))] {
