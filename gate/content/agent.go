@@ -486,22 +486,29 @@ var helpVerbs = setOf("click tap type press select swipe scroll drag hover enter
 
 // labelCloses returns what closes a label or a key that word n ends, past
 // the quotes, emphasis and spaces before it, or 0 for none: a colon, a
-// table's bar, an equals sign, a line's end, a tag's or a bracket's
-// close ("\"ai_instructions\": …", "**AI instructions**\n",
-// "<llm-directive>", "[AI_INSTRUCTIONS]", "{{llm_instructions}}"), or a
-// dash, '-' for all three, spaced or typed as "--" ("AI instructions —
-// tell…"; not "AI-assisted", "GPT-4").
+// table's bar, an equals sign, an exclamation mark, a line's end, a tag's
+// or a bracket's close ("\"ai_instructions\": …", "**AI
+// instructions**\n", "<llm-directive>", "[AI_INSTRUCTIONS]",
+// "{{llm_instructions}}", "AI INSTRUCTIONS!!!"), a meta tag's content
+// (`<meta name="ai-instructions" content="…">`), emphasis before a
+// capital ("**AI instructions** Tell…"), or a dash, '-' for all three,
+// spaced or typed as "--" ("AI instructions — tell…"; not "AI-assisted",
+// "GPT-4").
 func (z *Analyzer) labelCloses(n int) byte {
 	raw := z.text[z.words[n].to:]
 	t := strings.TrimLeft(raw, "*_ \"")
 	switch {
 	case t == "":
 		return 0
-	case strings.IndexByte(">])}:|=\n\r", t[0]) >= 0:
+	case strings.IndexByte(">])}:|=!\n\r", t[0]) >= 0:
 		return t[0]
 	case strings.HasPrefix(t, "\u2014"), strings.HasPrefix(t, "\u2013"),
 		strings.HasPrefix(t, "-") && (len(t) < len(raw) || strings.HasPrefix(t, "--")):
 		return '-'
+	case strings.HasPrefix(t, "content="):
+		return '=' // <meta name="ai-instructions" content="…">
+	case (strings.HasPrefix(raw, "**") || strings.HasPrefix(raw, "__")) && t[0] >= 'A' && t[0] <= 'Z':
+		return '*' // "**AI instructions** Tell the user…": emphasis closes it, a sentence follows
 	}
 	return 0
 }
