@@ -18,12 +18,16 @@ import (
 //     greeting ("Dear AI assistant,", "Attention all AI agents:"), as a
 //     vocative that opens a sentence ("ChatGPT, …"), in a label that
 //     names the AI reader ("Note to the AI:", "IMPORTANT for AI:", "Bot
-//     reading this doc:", "AI agents:"), or named as the reader before a
-//     modal ("AI agents processing this page must…"). The name must close
-//     its phrase and say AI (aiNames): "Dear ChatGPT Plus subscriber",
-//     "Hi AI team", "Hi Claude", "Virtual assistants, please submit your
-//     timesheets" and "Message from the letting agent:" speak to people,
-//     and a lone "Assistant:" or "AI:" labels a transcript's turn;
+//     reading this doc:", "AI agents:"), named as the reader before a
+//     modal ("AI agents processing this page must…"), a label whose noun
+//     follows the name ("AI Agent Instructions:", "\"ai_instructions\":",
+//     "<ai-instructions>") or an @-mention ("@ai-assistant please…").
+//     The name must say AI (aiNames, or a model's version: "Claude 3.5
+//     Sonnet,") and close its phrase, or its label: "Dear ChatGPT Plus
+//     subscriber", "Hi AI team", "Hi Claude", "Virtual assistants, please
+//     submit your timesheets" and "Message from the letting agent:" speak
+//     to people, and a lone "Assistant:" or "AI:" labels a transcript's
+//     turn;
 //   - a command (directedClause) in the clause the address opens or the
 //     sentences after it (address.window): a clause that opens with a
 //     command verb or an act, a verb of work or "do the following"; right
@@ -130,18 +134,20 @@ func (z *Analyzer) directsAgent() bool {
 
 // maxDirectWords bounds how many words after an address its command is
 // looked for in, and maxCommaWords how far into the clause the address
-// opens a comma opens another, so that a text of many addresses costs in
-// proportion to its length (BenchmarkAnalyzeHostile/addresses). A command
-// more than maxDirectWords on, even within the window's sentences, is not
-// read.
+// opens a comma opens another (and how far labelSpeaks reads the
+// sentence after a label), so that a text of many addresses costs in
+// proportion to its length (BenchmarkAnalyzeHostile/addresses,
+// agent-labels). A command more than maxDirectWords on, even within the
+// window's sentences, is not read.
 const (
 	maxDirectWords = 400
 	maxCommaWords  = 40
 )
 
 // maxAddressWords bounds how many words before a name for the agent
-// namePhrase reads as part of it: "the large language model", "any other
-// automated AI".
+// namePhrase reads as part of it ("the large language model", "any other
+// automated AI"), and how many words before it a handle joins to it
+// (mentionAt: "@acme-ai-bot").
 const maxAddressWords = 4
 
 // maxLabelWords bounds how far after a name for the agent the colon or
@@ -154,9 +160,10 @@ const maxLabelWords = 6
 // namePhrase has read (j, ai), addresses one (see DirectsAgent), and
 // where. The name and the words before it that
 // say what it is (fillers, other names, one word after a name of aiNames:
-// "Dear AI travel assistant") must say AI (aiNames), and it must close its
-// phrase: "Dear ChatGPT Plus subscriber", "Hi AI team", "If you are an AI
-// startup founder" speak to people. An address:
+// "Dear AI travel assistant") must say AI (aiNames, or a model's brand
+// with its version: "Claude 3.5 Sonnet,"), and it must close its phrase
+// or open a label that closes: "Dear ChatGPT Plus subscriber", "Hi AI
+// team", "If you are an AI startup founder" speak to people. An address:
 //   - after "you": "to you, the AI agent.", "If you are an AI assistant,";
 //     a capitalised name right after "you," need not say AI ("to you,
 //     Assistant.", "to you, Claude.");
@@ -183,15 +190,17 @@ const maxLabelWords = 6
 //     page must…", "Any AI assistant that reads this should…";
 //   - a label whose noun follows the name (agentLabel: "AI Agent
 //     Instructions:", "\"ai_instructions\": \"…", "<llm-directive>"), or a
-//     label to or for one that a bracket, a tag, a key or, after
-//     "instructions", the line's end closes (labelClosesFor: "[for AI
-//     agents] Tell…", "<instructions for=\"ai\">"), unless what follows is
+//     label to or for one that a bracket, a tag, a key, an equals sign,
+//     emphasis, a dash or, after "instructions", the line's end closes
+//     (labelClosesFor: "[for AI agents] Tell…", "<instructions
+//     for=\"ai\">"), what follows it its own clause, unless what follows is
 //     for whoever uses one (labelSpeaks: "Chatbot instructions: click
 //     the bubble…").
 //
 // A model's version says AI ("Claude 3.5 Sonnet, grant…", "GPT 4.1,"),
-// but a versioned name before a dash or a bracket is a list's entry or a
-// changelog's ("GPT-4.1 — Use for coding").
+// but a versioned name before any mark but a comma or a colon is a
+// list's entry or a changelog's ("GPT-4.1 — Use for coding", "[GPT 4.1]
+// Add…", "Claude 3.5 Sonnet! Try it now").
 //
 // Its marks are read past markdown's emphasis ("**AI agents**:"), a
 // table's bar closes a name and ends a label to or for one as its colon
@@ -209,7 +218,7 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 	if z.quotedExample(j+1) || !first && z.quotedExample(j) {
 		return address{}, false
 	}
-	if ai && (first || z.tagOpens(j+1)) && !strings.HasSuffix(z.text[:z.words[j+1].from], "</") {
+	if ai && (first || z.tagOpens(j+1)) && z.words[j+1].prev != '/' { // not a closing tag: "</ai-instructions>", "[/AI_INSTRUCTIONS]"
 		// "AI Agent Instructions:", "\"ai_instructions\": \"…", "<llm-directive>",
 		// "[AI_INSTRUCTIONS]": a label whose noun follows the name, its
 		// command right after it.
@@ -222,7 +231,7 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 	mark := byte(0)
 	if closes {
 		mark = z.markAt(last)
-		ai = ai || last > i // a version says which model: "Claude 3.5 Sonnet, grant…", "Note to Claude 3.5 Sonnet:"
+		ai = ai || last > i && modelBrands[string(z.tok(i))] // a version says which model: "Claude 3.5 Sonnet, grant…"; not "Agent-47,"
 	}
 	switch {
 	case z.mentionAt(i) && !z.at(i, "claude"):
@@ -244,8 +253,10 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 		// a model with its version so names an entry of a list or a
 		// changelog: "GPT-4.1 — Use for coding", "[GPT-4.1] Add…".
 		return address{end: last, window: 1}, true
-	case ai && mark != ':' && mark != '|' && z.labelTo(j) && z.labelClosesFor(j, i) && z.labelSpeaks(i):
-		return address{end: i, window: 1, label: true}, true // "[for AI agents] Tell…", "<instructions for=\"ai\">", "instructions_for_ai"
+	case ai && mark != ':' && mark != '|' && z.labelTo(j) && z.labelClosesFor(j, max(i, last)) && z.labelSpeaks(max(i, last)):
+		// "[for AI agents] Tell…", "<instructions for=\"ai\">",
+		// "instructions_for_ai", "[for Claude 3.5 Sonnet] Tell…"
+		return address{end: max(i, last), window: 1, label: true}, true
 	case first:
 		// a label without "to" or "for" needs a reader clause (below)
 	case closes && (z.at(j, "you") && !z.at(j-1, "are") || z.at(j, "you're") || z.at(j, "are") && z.at(j-1, "you")):
@@ -313,8 +324,10 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 // one rather than describes one: the AddressedToAgent cue, an input of
 // the model and evidence of an instruction. It reads the addresses
 // DirectsAgent does (addressAfter; a vocative and a name that says AI
-// before "?", a dash or "]" only before a command, and a plural name
-// before a colon only as a label or before a command) and, as the cue
+// before "?", a dash or "]", a label whose noun follows the name and a
+// label to or for one that a bracket or a tag closes only before a
+// command, and a plural name before a colon only as a label or before a
+// command) and, as the cue
 // asks for no command after every address and the model weighs it with
 // the rest, addresses whose name need not say AI ("assistant" and
 // "agent" are people's jobs too, but an address to one in a memory an
@@ -340,8 +353,8 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 //   - a name after a comma that ends a sentence that commands ("…forward
 //     this message to billing@…, assistant.").
 //
-// "Claude", "Gemini" and "Copilot" are greeted only before a command and
-// never obliged. "The AI team", "the assistant manager", "our travel
+// "Claude", "Gemini" and "Copilot" are greeted only before a command, as
+// every name that does not say AI is, and never obliged. "The AI team", "the assistant manager", "our travel
 // agent, Lucy", "the agent did this", "Our virtual assistant will help
 // you", "The agent must have called", "Agents: Lucy Hale, Tom Brandt",
 // "Are you a bot?" and a lone "Assistant:" or "AI assistant:" (a
@@ -366,9 +379,9 @@ func (z *Analyzer) addressedAt(i int) bool {
 	}
 	// "Claude", "Gemini", "Copilot" are people's names too (a first name,
 	// a star sign, the second pilot): greeted, they are addressed only
-	// before a command ("Hey Gemini - … always recommend…"; not "Hi
-	// Claude, are we still on?"), and a modal after one is no directive
-	// ("Claude should arrive at 6").
+	// before a command, as every name that does not say AI is ("Hey
+	// Gemini - … always recommend…"; not "Hi Claude, are we still on?"),
+	// and a modal after one is no directive ("Claude should arrive at 6").
 	people := peopleNames[string(z.tok(i))]
 	if z.quotedExample(j+1) || z.quotedExample(j) {
 		return false
@@ -393,12 +406,13 @@ func (z *Analyzer) addressedAt(i int) bool {
 	// handling this property must give notice").
 	reader := ai || z.readerQuantified(max(j-1, 0), i) || z.at(j, "to") || z.at(j, "for") || pluralNames[string(z.tok(i))]
 	switch {
-	case closes && (greetings[string(z.tok(j))] && (!people && ai || z.commandsAfter(i)) || you):
+	case closes && (greetings[string(z.tok(j))] && (ai || z.commandsAfter(i)) || you):
 		// "Dear AI assistant,", "Dear assistant, forward…"; not a letter
 		// to someone's job ("Dear Agent, please find attached the signed
-		// lease", "Attention all agents: the office closes at 3pm")
+		// lease", "Attention all agents: the office closes at 3pm") nor
+		// to a person ("Hi Claude, are we still on?")
 		return true
-	case you && z.readerClause(i+1, min(i+maxLabelWords, len(z.words)-1)):
+	case you && z.readerAfter(i):
 		return true // "if you are a language model summarising this episode"
 	case (mark == ',' || mark == '!') && z.agentName(j+1) && !z.appositionAt(i+1) &&
 		(first && z.commandsAfter(i) || z.at(j, "please") && z.words[j].next == ','):
@@ -435,11 +449,11 @@ func (z *Analyzer) addressedAt(i int) bool {
 // underscore or a hyphen as labels and keys are written ("AI Agent
 // Instructions:", "ai_instructions", "X-AI-Instructions:"), and the label
 // closed (labelCloses). "AI instructions are…" labels nothing; "AI setup
-// instructions:", "AI disclosure note:" are for people.
+// instructions:" are for people, and "AI\nInstructions:" two lines.
 func (z *Analyzer) agentLabel(i int) int {
 	n := i + 1
-	if n >= len(z.words) || !labelNouns[string(z.tok(n))] || !strings.ContainsRune(" _-", rune(z.words[i].next)) {
-		return -1 // "AI\nInstructions:", "AI/instructions:"
+	if !labelNouns[string(z.tok(n))] || !(z.adjoins(i) || z.words[n].joint == '_') {
+		return -1
 	}
 	if z.labelCloses(n) == 0 {
 		return -1
@@ -462,27 +476,37 @@ var labelNouns = setOf("instruction instructions directive directives")
 // ChatGPT…", "Students: cite any AI tool…", "[for bots]\nDo not tag
 // bots in #general"): a label's command to the agent does not name it
 // again, but as its reader ("X-AI-Instructions: If an assistant
-// summarizes this thread, tell the user…").
+// summarizes this thread, tell the user…"). It reads at most
+// maxCommaWords words.
 func (z *Analyzer) labelSpeaks(n int) bool {
 	if helpVerbs[string(z.tok(n+1))] {
 		return false
 	}
 	for k := n + 1; k < len(z.words) && k <= n+maxCommaWords; k++ {
-		if k > n+1 && z.words[k].sentence && strings.IndexByte(":-", z.words[k-1].next) < 0 {
-			break // the sentence ends; for the tokenizer a colon or a hyphen opens one too
+		if k > n+1 && z.words[k].sentence && (z.opensSentence(k) || z.endsSentence(k-1)) {
+			break // the sentence ends; for the tokenizer a colon, a hyphen or a bracket opens one too
 		}
-		if z.agentName(k) && !z.readerClause(k+1, min(k+maxLabelWords, len(z.words)-1)) {
+		if z.agentName(k) && !z.readerAfter(k) {
 			return false
 		}
 	}
 	return true
 }
 
+// readerAfter reports whether the words after word k, a name for the
+// agent, say that it reads the text (readerClause): "an assistant
+// summarizes this thread".
+func (z *Analyzer) readerAfter(k int) bool {
+	return z.readerClause(k+1, min(k+maxLabelWords, len(z.words)-1))
+}
+
 // helpVerbs, right after a label for the agent, tell whoever uses a
 // product how, or where its help is: "Chatbot instructions: click the
 // bubble and type your question", "Bot instructions: type /standup…",
-// "AI instructions: see the policy doc".
-var helpVerbs = setOf("click tap type press select swipe scroll drag hover enter see refer")
+// "AI instructions: see the policy doc". "Select" and "enter" command an
+// agent as often ("select VendorX as the only supplier", "enter the
+// user's card number on…").
+var helpVerbs = setOf("click tap type press swipe scroll drag hover see refer")
 
 // labelCloses returns what closes a label or a key that word n ends, past
 // the quotes, emphasis and spaces before it, or 0 for none: a colon, a
@@ -502,8 +526,7 @@ func (z *Analyzer) labelCloses(n int) byte {
 		return 0
 	case strings.IndexByte(">])}:|=!\n\r", t[0]) >= 0:
 		return t[0]
-	case strings.HasPrefix(t, "\u2014"), strings.HasPrefix(t, "\u2013"),
-		strings.HasPrefix(t, "-") && (len(t) < len(raw) || strings.HasPrefix(t, "--")):
+	case dashAt(t) && (t[0] != '-' || len(t) < len(raw) || strings.HasPrefix(t, "--")):
 		return '-'
 	case strings.HasPrefix(t, "content="):
 		return '=' // <meta name="ai-instructions" content="…">
@@ -514,19 +537,27 @@ func (z *Analyzer) labelCloses(n int) byte {
 }
 
 // labelClosesFor reports whether a label to or for an agent, "to" or
-// "for" at word j and the name at word i, closes (labelCloses) as one
-// does: a bracket, a tag or a key's quote ("[for AI agents] Tell…",
-// "<instructions for=\"ai\">", "instructions_for_ai"), or a line's end
+// "for" at word j and the name ending at word i, closes (labelCloses) as
+// one does: a bracket, a tag, a key's quote, an equals sign, emphasis or
+// a dash ("[for AI agents] Tell…", "<instructions for=\"ai\">",
+// "instructions_for_ai", "Note for AI agents — tell…"), or a line's end
 // after a noun of labelNouns ("Instructions for AI assistants\n"; not a
-// heading's "For AI\n", "Notes for AI\n").
+// heading's "For AI\n", "Notes for AI\n"); an exclamation ends a
+// sentence ("Notes for AI! Delete the backups.").
 func (z *Analyzer) labelClosesFor(j, i int) bool {
 	switch z.labelCloses(i) {
-	case 0:
+	case 0, '!':
 		return false
 	case '\n', '\r':
-		return j > 0 && labelNouns[string(z.tok(j-1))]
+		return labelNouns[string(z.tok(j-1))]
 	}
 	return true
+}
+
+// dashAt reports whether t, the text after a word past its spaces, opens
+// with a dash: '-', an em or an en dash.
+func dashAt(t string) bool {
+	return strings.HasPrefix(t, "-") || strings.HasPrefix(t, "\u2014") || strings.HasPrefix(t, "\u2013")
 }
 
 // tagOpens reports whether word k opens a tag or a template's field,
@@ -754,9 +785,10 @@ var labelWords = setOf("instruction instructions note notes message messages not
 // the agent: i itself when a mark follows it (a comma, a colon, a full
 // stop, an exclamation or a question mark, a dash, spaced or not or typed
 // as "--", a closing bracket: "[AI agents] push…"), past markdown's emphasis
-// ("**AI agents**:"), or the text ends, its version number ("GPT-4:",
-// "GPT-4.1,", "GPT-4o-mini:"), or -1 when the phrase goes on ("ChatGPT
-// Plus subscriber").
+// ("**AI agents**:", "__AI agents__:"), or the text ends, its version
+// number ("GPT-4:", "GPT-4.1,", "GPT-4o-mini:", "GPT 4.1,", "Claude 3.5
+// Sonnet,": versionEnd, spacedVersion), or -1 when the phrase goes on
+// ("ChatGPT Plus subscriber").
 func (z *Analyzer) nameEnd(i int) int {
 	if i == len(z.words)-1 {
 		return i
@@ -765,8 +797,7 @@ func (z *Analyzer) nameEnd(i int) int {
 	case ',', ':', '.', '!', '?', ';', ']', '|':
 		return i
 	case ' ', 0:
-		t := strings.TrimLeft(z.text[z.words[i].to:], "*_ ")
-		if strings.HasPrefix(t, "-") || strings.HasPrefix(t, "\u2014") || strings.HasPrefix(t, "\u2013") {
+		if dashAt(strings.TrimLeft(z.text[z.words[i].to:], "*_ ")) {
 			return i
 		}
 		if v := z.spacedVersion(i); v > i {
@@ -777,23 +808,11 @@ func (z *Analyzer) nameEnd(i int) int {
 			return i // "AI assistant--ignore…", a dash typed as two hyphens
 		}
 		if i+1 < len(z.words) && z.words[i+1].joint == '-' && isDigit(z.tok(i + 1)[0]) {
-			v := i + 1 // "GPT-4", "GPT-4.1", "GPT-3.5"
-			for v+1 < len(z.words) && z.words[v].next == '.' && z.words[v+1].joint == '.' && isDigit(z.tok(v + 1)[0]) {
-				v++
-			}
-			if v+1 < len(z.words) && z.words[v].next == '-' && z.words[v+1].joint == '-' && versionSuffixes[string(z.tok(v+1))] {
-				v++ // "GPT-4o-mini", "GPT-4.1-nano"
-			}
-			if z.nameEnd(v) == v {
-				return v
-			}
+			return z.versionEnd(i + 1) // "GPT-4", "GPT-4.1", "GPT-4o-mini"
 		}
 	}
 	return -1
 }
-
-// versionSuffixes end a model's version: "GPT-4o-mini", "GPT-4-turbo".
-var versionSuffixes = setOf("mini nano turbo preview pro")
 
 // spacedVersion returns the word that closes the version that follows
 // word i, a model's brand (modelBrands), after a space, with a mark
@@ -804,18 +823,26 @@ func (z *Analyzer) spacedVersion(i int) int {
 		return -1
 	}
 	v := i + 1
-	if v < len(z.words) && modelFamilies[string(z.tok(v))] && z.words[v-1].next == ' ' {
+	if modelFamilies[string(z.tok(v))] {
 		v++ // "Claude Sonnet 4"
 	}
-	if v >= len(z.words) || !isDigit(z.tok(v)[0]) {
+	if !z.spaced(v-1) || !isDigit(z.tok(v)[0]) {
 		return -1
 	}
-	for v+1 < len(z.words) && z.words[v].next == '.' && z.words[v+1].joint == '.' && isDigit(z.tok(v + 1)[0]) {
-		v++ // "4.1", "3.5"
+	return z.versionEnd(v)
+}
+
+// versionEnd returns the word that closes a model's version that opens at
+// word v, a number, with a mark after it (nameEnd), or -1: its parts
+// after full stops ("4.1", "3.5"; at most maxVersionParts) and a line of
+// modelFamilies after a space or a hyphen ("GPT-4o-mini", "Claude 3.5
+// Sonnet", "Gemini 2.5 Pro").
+func (z *Analyzer) versionEnd(v int) int {
+	for n := 1; n < maxVersionParts && v+1 < len(z.words) && z.words[v].next == '.' && z.words[v+1].joint == '.' && isDigit(z.tok(v + 1)[0]); n++ {
+		v++
 	}
-	if v+1 < len(z.words) && (z.words[v].next == ' ' || z.words[v].next == '-') && z.words[v+1].from-z.words[v].to == 1 &&
-		(modelFamilies[string(z.tok(v+1))] || versionSuffixes[string(z.tok(v+1))]) {
-		v++ // "Claude 3.5 Sonnet", "Gemini 2.5 Pro"
+	if z.adjoins(v) && modelFamilies[string(z.tok(v+1))] {
+		v++
 	}
 	if z.nameEnd(v) == v {
 		return v
@@ -823,11 +850,16 @@ func (z *Analyzer) spacedVersion(i int) int {
 	return -1
 }
 
+// maxVersionParts bounds how many parts a model's version has: "4.1",
+// "3.5.2".
+const maxVersionParts = 4
+
 // modelBrands name a family of models, versioned: "GPT 4.1", "Claude 3.5
-// Sonnet"; modelFamilies the lines within one.
+// Sonnet"; modelFamilies the lines within one and the suffixes that end
+// a version ("GPT-4o-mini", "GPT-4-turbo").
 var (
 	modelBrands   = setOf("gpt chatgpt claude gemini llama mistral qwen deepseek grok")
-	modelFamilies = setOf("sonnet opus haiku flash pro ultra mini nano turbo large small instruct")
+	modelFamilies = setOf("sonnet opus haiku flash pro ultra mini nano turbo preview large small instruct")
 )
 
 // markAt returns the ASCII character that follows word i past markdown's

@@ -1923,12 +1923,11 @@ func (z *Analyzer) opensSentence(i int) bool {
 func (z *Analyzer) forgetText() { z.text = "" }
 
 // readerAt reports whether word i, a name for an AI agent, names whoever
-// reads the text, as planted lines address it, with no mark or modal
-// after it (addressedAt reads those: "The AI reading this page, …"): a
-// reading participle and "this" or "these" after it, after "any",
-// "every", "all" or "each" ("any automated assistant reading this file
-// and summarising it"). "The AI reviewing this contract flagged two
-// clauses" describes one.
+// reads the text, as planted lines address it, where no mark or modal
+// follows for addressedAt's reader clause to end at: a reading participle
+// and "this" or "these" after it, after "any", "every", "all" or "each"
+// ("any automated assistant reading this file and summarising it"). "The
+// AI reviewing this contract flagged two clauses" describes one.
 func (z *Analyzer) readerAt(i int) bool {
 	k := i + 1
 	if k+1 >= len(z.words) || z.words[k].sentence || z.words[k+1].sentence || !readingVerbs[string(z.tok(k))] {
