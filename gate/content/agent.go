@@ -193,8 +193,8 @@ const maxLabelWords = 6
 //     label to or for one that a bracket, a tag, a key, an equals sign,
 //     emphasis, a dash or, after "instructions", the line's end closes
 //     (labelClosesFor: "[for AI agents] Tell…", "<instructions
-//     for=\"ai\">"), what follows it its own clause, unless what follows is
-//     for whoever uses one (labelSpeaks: "Chatbot instructions: click
+//     for=\"ai\">"); what follows a label is its own clause, unless it
+//     is for whoever uses one (labelSpeaks: "Chatbot instructions: click
 //     the bubble…").
 //
 // A model's version says AI ("Claude 3.5 Sonnet, grant…", "GPT 4.1,"),
@@ -218,10 +218,11 @@ func (z *Analyzer) addressAfter(i, j int, ai bool) (address, bool) {
 	if z.quotedExample(j+1) || !first && z.quotedExample(j) {
 		return address{}, false
 	}
-	if ai && (first || z.tagOpens(j+1)) && z.words[j+1].prev != '/' { // not a closing tag: "</ai-instructions>", "[/AI_INSTRUCTIONS]"
+	if ai && (first || z.tagOpens(j+1)) && z.words[j+1].prev != '/' {
 		// "AI Agent Instructions:", "\"ai_instructions\": \"…", "<llm-directive>",
 		// "[AI_INSTRUCTIONS]": a label whose noun follows the name, its
-		// command right after it.
+		// command right after it; not a closing tag ("</ai-instructions>",
+		// "[/AI_INSTRUCTIONS]").
 		if n := z.agentLabel(i); n >= 0 && z.labelSpeaks(n) {
 			return address{end: n, window: 1, label: true}, true
 		}
@@ -354,9 +355,10 @@ func (z *Analyzer) namePhrase(i int) (j int, ai bool) {
 //     this message to billing@…, assistant.").
 //
 // "Claude", "Gemini" and "Copilot" are greeted only before a command, as
-// every name that does not say AI is, and never obliged. "The AI team", "the assistant manager", "our travel
-// agent, Lucy", "the agent did this", "Our virtual assistant will help
-// you", "The agent must have called", "Agents: Lucy Hale, Tom Brandt",
+// every name that does not say AI is, and never obliged. "The AI team",
+// "the assistant manager", "our travel agent, Lucy", "the agent did
+// this", "Our virtual assistant will help you", "The agent must have
+// called", "Agents: Lucy Hale, Tom Brandt",
 // "Are you a bot?" and a lone "Assistant:" or "AI assistant:" (a
 // transcript's turn, a contact's field) describe or label one.
 func (z *Analyzer) addressedAt(i int) bool {
