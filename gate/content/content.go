@@ -1144,7 +1144,8 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 			out.Doubtful = out.Doubtful || e.doubt
 		}
 		acts = acts || e.act
-		agent = agent || e.cues&(1<<AddressedToAgent) != 0 || string(tok) == "model" || string(tok) == "models" // agentName
+		agent = agent || e.cues&(1<<AddressedToAgent) != 0 || string(tok) == "model" || string(tok) == "models" || // agentName
+			string(tok) == "system" // systemRole
 		tamper = tamper || e.tamper
 		code = code || e.code
 		t := e.tone

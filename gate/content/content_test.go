@@ -860,6 +860,7 @@ func BenchmarkAnalyzeHostile(b *testing.B) {
 		{"agent-labels", "__AI instructions__ [for AI] {{ai_instructions}} "},                                 // labels for the agent, each closed and its next sentence read for a name (agentLabel, labelSpeaks, bounded)
 		{"agent-handles", "@ai-ai-ai-ai-bot "},                                                                // handles joined by hyphens, each walking back to its '@' (mentionAt, bounded)
 		{"agent-versions", "GPT 4.1, Claude 3.5 Sonnet, "},                                                    // versions after a space (spacedVersion)
+		{"agent-system", "<system>[system a b]\nSYSTEM: "},                                                    // markers of the system's turn, each read for its close and its command (systemRole, bounded)
 	} {
 		text := strings.Repeat(bm.unit, 200_000/len(bm.unit))
 		b.Run(bm.name, func(b *testing.B) {
