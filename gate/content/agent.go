@@ -493,14 +493,22 @@ func (z *Analyzer) labelSpeaks(n int) bool {
 		return false
 	}
 	for k := n + 1; k < len(z.words) && k <= n+maxCommaWords; k++ {
-		if k > n+1 && z.words[k].sentence && (z.opensSentence(k) || z.endsSentence(k-1)) {
-			break // the sentence ends; for the tokenizer a colon, a hyphen or a bracket opens one too
+		if k > n+1 && z.textSentenceAt(k) {
+			break
 		}
 		if z.agentName(k) && !z.readerAfter(k) {
 			return false
 		}
 	}
 	return true
+}
+
+// textSentenceAt reports whether word k, after the first, opens a sentence
+// of the text: the tokenizer opens one after a colon, a hyphen or a
+// bracket too, the text after a full stop, a question or an exclamation
+// mark, a semicolon or a line break.
+func (z *Analyzer) textSentenceAt(k int) bool {
+	return k > 0 && z.words[k].sentence && (z.opensSentence(k) || z.endsSentence(k-1))
 }
 
 // readerAfter reports whether the words after word k, a name for the
@@ -623,7 +631,7 @@ func (z *Analyzer) systemRole(i int) int {
 func (z *Analyzer) namesUser(k int) bool {
 	sentences := 0
 	for n := k; n < len(z.words) && n < k+maxCommaWords; n++ {
-		if n > k && z.words[n].sentence && (z.opensSentence(n) || z.endsSentence(n-1)) {
+		if n > k && z.textSentenceAt(n) {
 			if sentences++; sentences > 1 {
 				return false
 			}
