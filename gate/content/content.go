@@ -257,6 +257,21 @@ type Analysis struct {
 	// sendStated is set when every word and phrase that fires the send
 	// cue states what someone does (SendStatedOnly).
 	sendStated bool
+	// givenUp holds, as Words hashes them, the first nGivenUp words of
+	// what the text says its writer gave up (givingUp, GivenUp), and
+	// givenGroup numbers the things they name, one per word: every word
+	// of a thing must be held for it to be (GivenUp).
+	givenUp    [maxGivenUp]uint64
+	givenGroup [maxGivenUp]uint8
+	nGivenUp   int
+	// givenAlt holds, per word of givenUp, the hash of its other number
+	// ("espressos" for "espresso"), 0 for none.
+	givenAlt [maxGivenUp]uint64
+	// notHeld holds, sorted and each once, the hashes of the content
+	// words that stand within a negation's reach in their clause ("I never
+	// use WhatsApp") or in a sentence about someone else ("Mum only uses
+	// WhatsApp") or the past: GivenUp does not read them as held (markNot).
+	notHeld []uint64
 }
 
 // CommandsDestruction reports whether a word or phrase of the Destructive
@@ -1063,7 +1078,7 @@ var seed = maphash.MakeSeed()
 // Analyze fills out with the analysis of text. out.Words, out.Seq and
 // out.Names reuse their backing arrays.
 func (z *Analyzer) Analyze(text string, out *Analysis) {
-	words, seq, names, possessors := out.Words[:0], out.Seq[:0], out.Names[:0], out.Possessors[:0]
+	words, seq, names, possessors, held := out.Words[:0], out.Seq[:0], out.Names[:0], out.Possessors[:0], out.notHeld[:0]
 	named := false // an addressee has been put first in names
 	*out = Analysis{Bytes: len(text)}
 	z.tokenize(text)
@@ -1080,7 +1095,7 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	z.stated = 0
 	piped := out.Cues[Destructive] > 0 // "| sh", read from the characters: no notice's word
 	if len(z.words) == 0 {
-		out.Possessors = possessors
+		out.Possessors, out.notHeld = possessors, held
 		out.Words, out.Seq, out.Names = words, seq, names
 		return
 	}
@@ -1091,6 +1106,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	praise := false                // a word of praise, criticism or a verdict: the text may press for flattery
 	defeat := false                // a word that may bypass a safeguard or declare it passed
 	tamper := false                // a word that garbles a text: the text may tell its reader to garble the reply
+	gives := false                 // a word of giveUpWords: the text may say its writer gave something up
+	var marks notMarks             // what may put a word out of what the text holds (markNot)
+	opened := 0                    // the word the sentence read opens with
 	leadOpen := false              // the last word opened a lead name: its next word's hash goes to leadNext
 	denial := false                // a word that may deny a name (denialWord)
 	imperative := false            // the sentence read opens with a command (word.imperative)
@@ -1147,6 +1165,13 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 		agent = agent || e.cues&(1<<AddressedToAgent) != 0 || string(tok) == "model" || string(tok) == "models" || // agentName
 			string(tok) == "system" // systemRole
 		tamper = tamper || e.tamper
+		gives = gives || e.gives
+		if w.sentence {
+			opened = i
+		}
+		marks.negation = marks.negation || e.negator || contracted(tok)
+		marks.past = marks.past || e.past
+		marks.other = marks.other || i-opened <= 2 && (possessive || e.tone&toneOther != 0)
 		code = code || e.code
 		t := e.tone
 		if possessive {
@@ -1285,6 +1310,9 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	if tamper {
 		out.tamperWord, out.tampers = z.tampersReply()
 	}
+	if gives {
+		z.givingUp(out)
+	}
 	if defeat {
 		n := z.defeatsChecks()
 		counts[Destructive] += n
@@ -1344,6 +1372,10 @@ func (z *Analyzer) Analyze(text string, out *Analysis) {
 	out.setWordBits()
 	out.Seq, out.Names = seq, names
 	out.Possessors = z.possessors(possessors)
+	out.notHeld = held
+	if marks != (notMarks{}) {
+		out.notHeld = z.markNot(held, marks)
+	}
 }
 
 // countStated counts in Analyzer.stated a word or phrase at word i that

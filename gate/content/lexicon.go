@@ -30,6 +30,9 @@ type entry struct {
 	nounVerb bool      // an exfiltration or destructive word that is as often a noun: counts only where a verb stands
 	program  bool      // a destructive word that is a program's name: commands only where code stands (Analyzer.codeAt)
 	number   int8      // the number the word writes out (numberWords), -1 for a scale (numberScales), 0 for none
+	gives    bool      // a reading of something given up may start at it (giveUpWords): givingUp runs only on a text that holds one
+	negator  bool      // a negation (negators): markNot reads a negation's reach only in a text that holds one
+	past     bool      // a word of the past (pastMarkers, "used"): markNot reads sentences of the past only in a text that holds one
 	hash     uint64    // the word's hash (Analysis.Words, Analysis.Seq), computed once
 }
 
@@ -700,6 +703,16 @@ func init() {
 			quiet(w, func(e *entry) { e.tone |= t })
 		}
 	}
+	for _, w := range strings.Fields(giveUpWords) {
+		quiet(w, func(e *entry) { e.gives = true })
+	}
+	for w := range negators {
+		quiet(w, func(e *entry) { e.negator = true })
+	}
+	for w := range pastMarkers {
+		quiet(w, func(e *entry) { e.past = true })
+	}
+	quiet("used", func(e *entry) { e.past = true })
 	for w, e := range lexicon {
 		e.hash = maphash.String(seed, w)
 		lexicon[w] = e
