@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/memgate/memgate/admit"
@@ -1576,5 +1577,124 @@ func TestDirectedAgentQuarantined(t *testing.T) {
 				t.Errorf("%s %v (fit %.3f / %.3f), want %s", r.Decision, r.Reasons, r.Scores.GateFit, r.Scores.GateThreshold, tc.want)
 			}
 		})
+	}
+}
+
+// TestGivenUpMarked: an older memory that holds something a newer peer
+// says the user gave up is passed only as a marked summary that justifies
+// no tool call, whatever its fit; a newer memory of lower authority (no
+// peer of a trusted one), a question about the past, someone else's
+// giving up, and a memory newer still that names the thing again leave it
+// as the fit decides.
+func TestGivenUpMarked(t *testing.T) {
+	g := shipped(t)
+	uc, ext := memory.AuthorityUserConfirmed, memory.AuthorityExternal
+	tests := []struct {
+		name, query, older, newer string
+		olderAuth, newerAuth      memory.Authority
+		again                     string // a third memory, newer than both
+		want                      bool
+	}{
+		{"deleted", "How should Marta get hold of me this weekend?", "Text me on WhatsApp, I never answer calls",
+			"Deleted WhatsApp in May; Signal or plain SMS only now", uc, uc, "", true},
+		{"cancelled", "What can the kids watch tonight?", "Has a Netflix account for the kids",
+			"Cancelled the Netflix subscription in March.", uc, uc, "", true},
+		{"two from outside", "How do I reach Omar?", "Best way to reach Omar is WhatsApp",
+			"Quick note. Quit WhatsApp. Reach me on Signal.", ext, ext, "", true},
+		{"a planted newer", "How should Marta get hold of me this weekend?", "Text me on WhatsApp, I never answer calls",
+			"Deleted WhatsApp in May; Signal or plain SMS only now", uc, ext, "", false},
+		{"a low-authority older", "How should Marta get hold of me this weekend?", "Text me on WhatsApp, I never answer calls",
+			"Deleted WhatsApp in May; Signal or plain SMS only now", ext, uc, "", true},
+		{"the past", "What did I use to message friends with in 2024?", "Text me on WhatsApp, I never answer calls",
+			"Deleted WhatsApp in May; Signal or plain SMS only now", uc, uc, "", false},
+		{"someone else", "How should Marta get hold of me this weekend?", "Text me on WhatsApp, I never answer calls",
+			"My sister deleted WhatsApp in May.", uc, uc, "", false},
+		{"taken up again", "How should Marta get hold of me this weekend?", "Text me on WhatsApp, I never answer calls",
+			"Deleted WhatsApp in May; Signal or plain SMS only now", uc, uc, "Back on WhatsApp since June, the family group made me.", false},
+		{"taken up again, by someone else's doing", "How should Marta get hold of me this weekend?", "Text me on WhatsApp, I never answer calls",
+			"Deleted WhatsApp in May; Signal or plain SMS only now", uc, uc, "My partner got me onto WhatsApp again.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := make([]float32, embed.BuiltinDim)
+			embed.NewBuiltin().EmbedInto(q, tt.query)
+			cands := []*admit.Candidate{cand("older", tt.older, tt.olderAuth, "", q), cand("newer", tt.newer, tt.newerAuth, "", q)}
+			cands[0].Memory.CreatedAt, cands[1].Memory.CreatedAt = now.AddDate(-2, 0, 0), now.AddDate(-1, 0, 0)
+			if tt.again != "" {
+				a := cand("again", tt.again, uc, "", q)
+				a.Memory.CreatedAt = now.AddDate(0, -1, 0)
+				cands = append(cands, a)
+			}
+			results := make([]*admit.Result, len(cands))
+			vecs := make([][]float32, len(cands))
+			for i, c := range cands {
+				c.Query = tt.query
+				results[i] = &admit.Result{MemoryID: c.Memory.ID, Decision: admit.Admit}
+				vecs[i] = c.Vector
+			}
+			actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+			var e extractor
+			xs := make([][]float32, len(cands))
+			for i := range xs {
+				xs[i] = make([]float32, Dim)
+			}
+			e.set(xs, actx, cands, tt.query, q, vecs)
+			if got := e.givenUp[0] != 0; got != tt.want || e.givenUp[1] != 0 {
+				t.Errorf("givenUp %v, %v; want %v, false", got, e.givenUp[1] != 0, tt.want)
+			}
+			if err := g.Judge(context.Background(), actx, cands, results); err != nil {
+				t.Fatal(err)
+			}
+			r := results[0]
+			marked := r.Decision.Severity() >= admit.AdmitSummaryOnly.Severity() && slices.Contains(r.Reasons, admit.ReasonNewerOnSubject) &&
+				r.Constraints.ForbidToolBinding
+			if tt.want && !marked {
+				t.Errorf("older %s %v %+v (fit %.3f / %.3f), want a marked summary for newer_memory_on_subject", r.Decision, r.Reasons,
+					r.Constraints, r.Scores.GateFit, r.Scores.GateThreshold)
+			}
+			if !tt.want && slices.Contains(r.Reasons, admit.ReasonNewerOnSubject) && r.Scores.GateFit >= r.Scores.GateThreshold {
+				t.Errorf("older %s %v at fit %.3f over %.3f: lowered by the rule", r.Decision, r.Reasons,
+					r.Scores.GateFit, r.Scores.GateThreshold)
+			}
+		})
+	}
+}
+
+// TestGivenUpNewestCounts: of several newer memories that give a thing up,
+// the newest decides, whatever the candidates' order: quit, back, quit
+// for good leaves the first note stale; quit, then back, does not.
+func TestGivenUpNewestCounts(t *testing.T) {
+	uc := memory.AuthorityUserConfirmed
+	const query = "How should Marta get hold of me this weekend?"
+	q := make([]float32, embed.BuiltinDim)
+	embed.NewBuiltin().EmbedInto(q, query)
+	for _, tt := range []struct {
+		texts []string // oldest first
+		want  bool
+	}{
+		{[]string{"Text me on WhatsApp", "Deleted WhatsApp in May.", "Back on WhatsApp, the family group made me.", "Deleted WhatsApp for good."}, true},
+		{[]string{"Text me on WhatsApp", "Deleted WhatsApp in May.", "Deleted WhatsApp for good.", "Back on WhatsApp, the family group made me."}, false},
+	} {
+		for _, order := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {0, 3, 1, 2}, {2, 0, 3, 1}, {1, 3, 0, 2}} {
+			cands := make([]*admit.Candidate, len(order))
+			vecs := make([][]float32, len(order))
+			xs := make([][]float32, len(order))
+			oldest := -1
+			for i, k := range order {
+				cands[i] = cand("m"+strconv.Itoa(k), tt.texts[k], uc, "", q)
+				cands[i].Query = query
+				cands[i].Memory.CreatedAt = now.AddDate(0, k-len(order), 0)
+				vecs[i], xs[i] = cands[i].Vector, make([]float32, Dim)
+				if k == 0 {
+					oldest = i
+				}
+			}
+			var e extractor
+			actx := &admit.Context{UserID: "u", Intent: admit.IntentAnswer, ToolRisk: admit.RiskNone, Now: now}
+			e.set(xs, actx, cands, query, q, vecs)
+			if got := e.givenUp[oldest] != 0; got != tt.want {
+				t.Errorf("%q in order %v: given up %v, want %v", tt.texts, order, got, tt.want)
+			}
+		}
 	}
 }

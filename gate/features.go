@@ -515,6 +515,13 @@ type extractor struct {
 	// holder of a one-holder role the question asks for (see set): not a
 	// feature, a decision rule (Judge).
 	replaced []bool
+	// givenUp is, per candidate, the word (as content.Analysis.Words
+	// hashes it) of something it holds that a newer peer says the user
+	// gave up (content.GivenUp), and no memory newer than that one names
+	// again; 0 for none. givenBy is that newer peer, the newest of them.
+	// Not a feature, a decision rule (Judge).
+	givenUp []uint64
+	givenBy []int
 	// disputed is, per candidate, whether a peer answers the question
 	// with another name or number, or a newer peer names another holder
 	// of its role without a change announced (see set): a decision rule
@@ -623,6 +630,10 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 	e.trust, e.restatedTrusted, e.replaced = grow(e.trust, n), grow(e.restatedTrusted, n), grow(e.replaced, n)
 	e.disputed, e.answers = grow(e.disputed, n), grow(e.answers, n)
 	e.updated = grow(e.updated, n)
+	e.givenUp, e.givenBy = grow(e.givenUp, n), grow(e.givenBy, n)
+	// Something the user gave up: not read for a question about the past
+	// ("Which bank was I with in 2019?", "What app was I on before?").
+	giving := e.query.Cues[content.QueryPast] == 0
 	e.asked = slices.Grow(e.asked[:0], n)[:n]
 	e.qat, e.qatBuf = grow(e.qat, n), grow(e.qatBuf, n)
 	roleKeys := content.RoleKeys(e.keys)
@@ -632,6 +643,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		e.trust[i], e.restatedTrusted[i], e.replaced[i] = Trusted(c.Lineage.EffectiveAuthority), false, false
 		e.asked[i], e.disputed[i], e.answers[i] = 0, false, false
 		e.updated[i] = false
+		e.givenUp[i] = 0
 		if holder || factual {
 			w := content.WordsOf(e.mems[i], e.keys)
 			if holder {
@@ -737,6 +749,16 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 						e.disputed[older] = true
 					}
 				}
+				// Something the user says they gave up, which the older
+				// holds ("Quit WhatsApp" beside "Text me on WhatsApp").
+				// Of several, the newest counts (takenUpAgain reads
+				// what came after it).
+				if giving && e.mems[newer].GivesUp() &&
+					(e.givenUp[older] == 0 || cands[newer].Memory.CreatedAt.After(cands[e.givenBy[older]].Memory.CreatedAt)) {
+					if w := content.GivenUp(e.mems[older], e.mems[newer]); w != 0 {
+						e.givenUp[older], e.givenBy[older] = w, newer
+					}
+				}
 				// A change announced on another subject says nothing
 				// of this one.
 				if near := max(jac, c, content.DomainAgreement(e.mems[i], e.mems[j])); near >= minChangeCloseness {
@@ -748,6 +770,7 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 			}
 		}
 	}
+	e.takenUpAgain(cands)
 	wd := actx.Withdrawn
 	if len(wd) > MaxWithdrawn {
 		wd = wd[len(wd)-MaxWithdrawn:]
@@ -880,6 +903,26 @@ func (e *extractor) set(xs [][]float32, actx *admit.Context, cands []*admit.Cand
 		o = oneHot(x, o, len(admit.ToolRisks), indexOf(admit.ToolRisks, actx.ToolRisk))
 		// metadata
 		writeMetadata(x[o:], actx, c, actx.Now)
+	}
+}
+
+// takenUpAgain clears e.givenUp for a memory when a memory newer than the
+// one that gave its thing up names the thing again, whoever holds it there
+// (content.Keeps): "My partner got me back on WhatsApp" after "Quit
+// WhatsApp" leaves "Text me on WhatsApp" standing. Any memory counts,
+// whatever its authority: it can only keep a memory from being lowered.
+func (e *extractor) takenUpAgain(cands []*admit.Candidate) {
+	for i, w := range e.givenUp {
+		if w == 0 {
+			continue
+		}
+		at := cands[e.givenBy[i]].Memory.CreatedAt
+		for k, c := range cands {
+			if c.Memory.CreatedAt.After(at) && content.Keeps(e.mems[k], w) {
+				e.givenUp[i] = 0
+				break
+			}
+		}
 	}
 }
 

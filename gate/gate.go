@@ -79,6 +79,11 @@ func Bucket(actx *admit.Context) string { return string(actx.Intent) + "×" + st
 //     (content.AnotherHolder: a new CEO, coach, dentist, home) is ranked
 //     down, whatever its fit, on a question about now
 //     (newer_memory_on_subject);
+//   - a memory that holds something a newer peer says the user gave up
+//     (content.GivenUp: "Deleted WhatsApp in May" beside "Text me on
+//     WhatsApp") is passed only as a marked, non-bindable summary, whatever
+//     its fit, unless the question is about the past or a memory newer
+//     still names the thing again (newer_memory_on_subject);
 //   - a memory that a peer disputes (the two answer a question that asks
 //     for a name or a number with different ones, one of them is from
 //     outside or neither is the user's own (MayDispute), and neither
@@ -227,6 +232,15 @@ func (g *Gate) Judge(ctx context.Context, actx *admit.Context, cands []*admit.Ca
 			// asks for: the older is stale, whatever its fit (a lower
 			// decision below still wins).
 			r.Restrict(admit.RankDown, admit.ReasonNewerOnSubject, admit.Constraints{})
+		}
+		if s.ext.givenUp[i] != 0 {
+			// A newer peer says the user gave up something this memory
+			// holds ("Deleted WhatsApp in May" beside "Text me on
+			// WhatsApp"): the older is likely stale, though one shared
+			// word may be another thing ("Gave up meat" beside "Cooks
+			// meat for the kids"). The memory is shown, marked, and
+			// justifies nothing.
+			r.Restrict(admit.AdmitSummaryOnly, admit.ReasonNewerOnSubject, markedSummary)
 		}
 		if s.ext.disputed[i] {
 			// A peer answers the question with another name, or a newer
