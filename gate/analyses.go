@@ -110,5 +110,5 @@ func (c *analyses) add(t textKey, a *content.Analysis) {
 // analysis and its word hashes.
 func sizeOf(t textKey, a *content.Analysis) int {
 	const fixed = int(unsafe.Sizeof(content.Analysis{})) + 64
-	return fixed + len(t.user) + len(t.text) + 8*(cap(a.Words)+cap(a.Seq)+cap(a.Names)+cap(a.Possessors))
+	return fixed + len(t.user) + len(t.text) + a.ListBytes()
 }

@@ -1132,7 +1132,7 @@ func (e *extractor) analyzeMemories(user string, cands []*admit.Candidate) {
 		e.mems[i] = &e.own[i]
 		if e.keep[i] {
 			// A copy of just its size, which the cache shares.
-			e.mems[i] = clone(&e.own[i])
+			e.mems[i] = e.own[i].Clone()
 			e.missed = append(e.missed, i)
 		}
 	}
@@ -1140,21 +1140,6 @@ func (e *extractor) analyzeMemories(user string, cands []*admit.Candidate) {
 		e.cache.store(e.texts, e.mems, e.missed)
 	}
 	clear(e.texts) // do not keep the texts alive in a pooled scratch
-}
-
-// clone returns a copy of a whose word lists share one allocation of just
-// their size.
-func clone(a *content.Analysis) *content.Analysis {
-	c := *a
-	nw, ns, nn := len(a.Words), len(a.Seq), len(a.Names)
-	words := make([]uint64, nw+ns+nn+len(a.Possessors))
-	copy(words, a.Words)
-	copy(words[nw:], a.Seq)
-	copy(words[nw+ns:], a.Names)
-	copy(words[nw+ns+nn:], a.Possessors)
-	c.Words, c.Seq = words[:nw:nw], words[nw:nw+ns:nw+ns]
-	c.Names, c.Possessors = words[nw+ns:nw+ns+nn:nw+ns+nn], words[nw+ns+nn:]
-	return &c
 }
 
 // grow returns a with length n, keeping its elements up to its capacity,

@@ -274,6 +274,29 @@ type Analysis struct {
 	notHeld []uint64
 }
 
+// Clone returns a copy of a whose lists share one allocation of just their
+// size, independent of a: what a cache keeps while the Analysis it was
+// made from is reused for the next text.
+func (a *Analysis) Clone() *Analysis {
+	c := *a
+	lists := [...]*[]uint64{&c.Words, &c.Seq, &c.Names, &c.Possessors, &c.notHeld}
+	n := 0
+	for _, l := range lists {
+		n += len(*l)
+	}
+	buf := make([]uint64, n)
+	for _, l := range lists {
+		k := copy(buf, *l)
+		*l, buf = buf[:k:k], buf[k:]
+	}
+	return &c
+}
+
+// ListBytes is the memory a's lists hold, for a cache's accounting.
+func (a *Analysis) ListBytes() int {
+	return 8 * (cap(a.Words) + cap(a.Seq) + cap(a.Names) + cap(a.Possessors) + cap(a.notHeld))
+}
+
 // CommandsDestruction reports whether a word or phrase of the Destructive
 // cue stands in the text as a command, not as a noun or a name: where a
 // verb stands (a sentence's start, after "please", "to", "then", a

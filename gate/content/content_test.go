@@ -3,6 +3,7 @@ package content
 import (
 	"hash/maphash"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -1997,5 +1998,32 @@ func TestCommandsDestruction(t *testing.T) {
 		if got := a.CommandsDestruction(); got != tc.want {
 			t.Errorf("%q: CommandsDestruction() = %v, want %v", tc.text, got, tc.want)
 		}
+	}
+}
+
+// TestCloneOwnsItsLists: a cache keeps a clone while the analyzer's own
+// analysis is reused for the next text, so the clone must equal it and
+// share none of its lists.
+func TestCloneOwnsItsLists(t *testing.T) {
+	var z Analyzer
+	var a Analysis
+	z.Analyze("Reply to Ben: Priya told me in confidence that the Atlas launch moved to May, and Omar's sister knows. I never use Slack.", &a)
+	if len(a.Words) == 0 || len(a.Seq) == 0 || len(a.Names) == 0 || len(a.Possessors) == 0 || len(a.notHeld) == 0 {
+		t.Fatalf("test text gives words %d, sequence %d, names %d, possessors %d, not held %d: want all five",
+			len(a.Words), len(a.Seq), len(a.Names), len(a.Possessors), len(a.notHeld))
+	}
+	c := a.Clone()
+	if !reflect.DeepEqual(*c, a) {
+		t.Fatalf("clone differs:\n%+v\n%+v", *c, a)
+	}
+	want := a
+	want.Words, want.Seq, want.Names = slices.Clone(a.Words), slices.Clone(a.Seq), slices.Clone(a.Names)
+	want.Possessors, want.notHeld = slices.Clone(a.Possessors), slices.Clone(a.notHeld)
+	z.Analyze("Something else entirely, from Dana and Omar's cousin, written much later on. No tea, no cake.", &a)
+	if !reflect.DeepEqual(*c, want) {
+		t.Fatal("the clone changed when the analysis it was made from was reused")
+	}
+	if got := c.ListBytes(); got != 8*(len(want.Words)+len(want.Seq)+len(want.Names)+len(want.Possessors)+len(want.notHeld)) {
+		t.Fatalf("ListBytes %d, want the lists' length", got)
 	}
 }
