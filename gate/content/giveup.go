@@ -555,17 +555,14 @@ func (z *Analyzer) addGivenUp(k, end, v int, out *Analysis) {
 		closed = true
 		break
 	}
-	if !closed {
-		return // more things than it holds: what follows the last is unread
+	if !closed || out.nGivenUp+n > maxGivenUp {
+		return // more things than it holds: what follows the last is unread, or a thing would be cut short
 	}
 	group := uint8(0)
 	if out.nGivenUp > 0 {
 		group = out.givenGroup[out.nGivenUp-1] + 1
 	}
 	for j, h := range thing[:n] {
-		if out.nGivenUp == maxGivenUp {
-			break
-		}
 		out.givenUp[out.nGivenUp], out.givenGroup[out.nGivenUp] = h, group+groups[j]
 		out.givenAlt[out.nGivenUp] = z.otherNumber(h)
 		out.nGivenUp++

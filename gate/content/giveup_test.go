@@ -57,6 +57,7 @@ func TestGivenUp(t *testing.T) {
 		{"Has a Netflix account", "Cancelled their Netflix subscription.", false},
 		{"Goes to the gym", "CANCELLED GYM.", false},
 		{"Drives Dad's Corsa on weekends", "Sold Dad's Corsa.", false},
+		{"Uses the Fender Stratocaster daily", "Deleted WhatsApp. Quit Slack. Sold the Peloton. Sold the Fender Stratocaster amp.", false}, // the fourth thing would be cut short
 		{"Commutes on a Brompton", "I've just sold the Brompton.", true},
 		{"Eats meat and dairy", "Stopped eating meat and dairy in May.", true},
 		{"Vodafone 20GB plan", "Switched away from Vodafone.", true},
