@@ -361,11 +361,40 @@ func (z *Analyzer) givenBy(s int) bool {
 		if j > 0 && !z.partEnds(j-1) {
 			return false // "Tom and I", "my partner and we…"
 		}
+	case z.at(j, "and") || z.at(j, "then"):
+		return z.sharedSubject(j)
 	default:
 		return false // after a label, a name or a clause: "Ella: quit piano", "Tom – deleted it"
 	}
 	return true
 }
+
+// sharedSubject reports whether the verb after "and" or "then" at word j
+// shares its subject with a note that opens, in its sentence, with the
+// writer's own act: a verb in the past, after lead words, or "I" or "we"
+// ("Renewed the passport, sorted the tax return, and ended my PureGym
+// membership", "Moved everything to Google Drive and shut the Dropbox
+// account down"; not "Tom moved to Leeds and sold the car").
+func (z *Analyzer) sharedSubject(j int) bool {
+	for k := j - 1; k >= 0 && k >= j-maxClauseWords; k-- {
+		if !z.opensNote(k) && !z.ownLabelAt(k) {
+			continue
+		}
+		for k < j && givenUpLeads[string(z.tok(k))] {
+			k++
+		}
+		t := z.tok(k)
+		return givenUpSubjects[string(t)] || endVerbs[string(t)] || pastVerbs[string(t)] ||
+			len(t) > 4 && string(t[len(t)-2:]) == "ed"
+	}
+	return false
+}
+
+// pastVerbs are verbs in the past that end in no "-ed", which may open a
+// note of the writer's own acts: "Sold the car and cancelled the
+// insurance".
+var pastVerbs = setOf("bought got went made took put set sent gave came paid found had did saw spent kept told ran rang wrote " +
+	"drove flew began brought caught")
 
 // opensNote reports whether word k opens the text, a sentence (after a
 // full stop, a question or exclamation mark) or a line ("[19:53] Priya:

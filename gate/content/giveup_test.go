@@ -27,7 +27,16 @@ func TestGivenUp(t *testing.T) {
 		{"GP is Dr Okafor at Elm Street Surgery.", "No longer with Elm Street Surgery since the move.", true},
 		{"GP is Dr Okafor at Elm Street Surgery.", "No longer with the old surgery since the move.", false},                             // "old": one of several, as "Sold my old bike"
 		{"GP is Dr Okafor at Elm Street Surgery.", "Registered with Northgate after the move — no longer with the old surgery.", false}, // after a dash: as "Tom – deleted it"
-		{"Member at PureGym on Castle Street.", "Admin catch-up: renewed the passport, and ended my PureGym membership.", false},        // a verb after another's: not read
+		{"Member at PureGym on Castle Street.", "Admin catch-up: renewed the passport, and ended my PureGym membership.", false},        // after another's label
+		{"Member at PureGym on Castle Street.", "Renewed the passport, sorted the tax return, and ended my PureGym membership.", true},
+		{"Shares files via Dropbox", "Moved everything to Google Drive and shut the Dropbox account down.", true},
+		{"Shares files via Dropbox", "I moved everything to Google Drive, then deleted Dropbox.", true},
+		{"Drives a Corsa", "Tom moved to Leeds and sold the Corsa.", false},
+		{"Drives a Corsa", "Sold the house and ditched the Corsa.", true},
+		{"Drives a Corsa", "Bought a bike and ditched the Corsa.", true},
+		{"Drives a Corsa", "Finally sold the house and ditched the Corsa.", true},
+		{"Drives a Corsa", "Quick note: renewed the passport and ditched the Corsa.", true},
+		{"Drives a Corsa", "Sorry to hear that Tom moved and sold the Corsa.", false},
 		{"Member of the Riverside Book Club.", "Left the book club in spring.", true},
 		{"Owns a small Boss amp.", "Sold the Strat and the amp.", true},
 		{"Prefers WhatsApp over calls", "Said goodbye to WhatsApp.", true},
