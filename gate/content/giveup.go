@@ -133,7 +133,7 @@ var occasionWords = setOf("today tonight tomorrow")
 
 // thisOccasion are the words after "this" that name one occasion: "this
 // week", "this morning".
-var thisOccasion = setOf("morning afternoon evening week weekend monday tuesday wednesday thursday friday saturday sunday")
+var thisOccasion = setOf("morning afternoon evening week weekend " + weekdayWords)
 
 // heldByContract are the content words that name what one holds by
 // contract: what they are a part of ("the Netflix subscription", "my
@@ -164,15 +164,14 @@ var onceOnly = setOf("appointment appointments meeting meetings booking bookings
 // using Slack last year", "Quit WhatsApp in May").
 var whenWords = setOf("last next this that year years month months week weeks day days ago yesterday today tonight " +
 	"morning mornings evening evenings night nights weekend weekends spring summer autumn fall winter holidays " +
-	"monday tuesday wednesday thursday friday saturday sunday january february march april may june july august " +
-	"september october november december")
+	weekdayWords + " january february march april may june july august september october november december")
 
 // thingEnds are words, not all of them function words to the rest of the
 // package, that end a thing's compound: "the marathon plan after the knee
 // injury", "Deleted WhatsApp finally".
 var thingEnds = setOf("after before since until till because for from to in on at by with without over under through " +
-	"during about into onto off out up down than as via per while when where which who that instead again still too " +
-	"altogether completely entirely fully totally now anymore finally recently already eventually permanently")
+	"during about into onto off out up down than as via per while when where which who that instead again still too now " +
+	lastingWords)
 
 // narrowing are the words that, after a word of lasting, make the end a
 // while's: "Quit Instagram completely until Easter".
@@ -184,7 +183,10 @@ var openWhen = setOf("this that next")
 
 // lasting are the words after a thing that say it ended for good:
 // "Deleted WhatsApp entirely", "Quit Facebook recently".
-var lasting = setOf("altogether completely entirely fully totally anymore finally recently already eventually permanently")
+var lasting = setOf(lastingWords)
+
+// lastingWords are the words of lasting.
+const lastingWords = "altogether completely entirely fully totally anymore finally recently already eventually permanently"
 
 // whenLeads are the words after a thing that open when it ended: "in May",
 // "since March", "over the holidays", "early in 2024", "back in 2019".
@@ -532,7 +534,7 @@ func (z *Analyzer) addGivenUp(k, end, v int, out *Analysis) {
 		named := true // every word in capitals: a name
 		for j := first; j <= last; j++ {
 			t := z.tok(j)
-			if onceOnly[string(t)] || possessive(t) {
+			if onceOnly[string(t)] || possessiveWord(t) {
 				return
 			}
 			if string(verb) == "sold" && (j == first && (z.at(j-1, "all") || z.at(j-2, "all")) || j == last && plural(t)) {
@@ -744,7 +746,10 @@ func (z *Analyzer) userBefore(k int) bool {
 
 // weekdays may stand in a thing's compound: "Quit the Tuesday yoga
 // class".
-var weekdays = setOf("monday tuesday wednesday thursday friday saturday sunday")
+var weekdays = setOf(weekdayWords)
+
+// weekdayWords are the days of the week, as the lexicon folds them.
+const weekdayWords = "monday tuesday wednesday thursday friday saturday sunday"
 
 // otherNumber returns the hash of word h's other number, as Words would
 // hash it: "espressos" for "espresso", "coffee" for "coffees"; 0 when it
@@ -755,7 +760,7 @@ func (z *Analyzer) otherNumber(h uint64) uint64 {
 			continue
 		}
 		t := z.tok(k)
-		if len(t) > 3 && t[len(t)-1] == 's' && t[len(t)-2] != 's' {
+		if plural(t) {
 			return maphash.Bytes(seed, t[:len(t)-1])
 		}
 		var buf [64]byte
@@ -774,9 +779,10 @@ func plural(t []byte) bool {
 	return n > 3 && t[n-1] == 's' && t[n-2] != 's' && t[n-2] != 'u' && t[n-2] != 'i'
 }
 
-// possessive reports whether word t ends in "'s" and is no contraction:
-// "Mum's", "club's"; not "it's", "that's".
-func possessive(t []byte) bool {
+// possessiveWord reports whether word t ends in "'s" and is no
+// contraction: "Mum's", "club's"; not "it's", "that's". (Analyze's own
+// possessive flag also asks that the lexicon not know the word.)
+func possessiveWord(t []byte) bool {
 	n := len(t)
 	return n > 2 && t[n-2] == '\'' && t[n-1] == 's' && !contractions[string(t)]
 }
@@ -878,7 +884,7 @@ func (z *Analyzer) markNot(dst []uint64, marks notMarks) []uint64 {
 			for k < len(z.words) && k < i+2 && thingLeads[string(z.tok(k))] {
 				k++
 			}
-			other = marks.other && k < len(z.words) && (z.tones[k]&toneOther != 0 || possessive(z.tok(k))) ||
+			other = marks.other && k < len(z.words) && (z.tones[k]&toneOther != 0 || possessiveWord(z.tok(k))) ||
 				marks.past && z.pastSentence(i)
 		}
 		if marks.negation {
